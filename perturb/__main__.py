@@ -1,0 +1,5 @@
+"""``python -m perturb``."""
+
+from .cli import main
+
+main()

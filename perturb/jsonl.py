@@ -1,0 +1,259 @@
+"""JSONL and file I/O with ``FILE:LINE`` errors, atomic writes and durable appends.
+
+* :func:`read_jsonl` yields ``(line_number, object)`` and raises :class:`InputError` naming
+  the file and line for bad UTF-8, bad JSON, a non-object line or a truncated last line.
+* :func:`write_atomic` writes a whole file through a temp file in the same directory,
+  fsyncs it and renames it over the target, so a reader (or a crash) sees the old or
+  the new content, never half of it.
+* :class:`Appender` appends one line at a time and makes each line durable before returning,
+  the mechanism behind resumable runs and review journals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, OutputError
+
+
+def dumps_line(obj: Any) -> str:
+    """One compact JSON line (UTF-8 text as itself, no trailing newline)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """Read a whole file, turning OS errors into a one-line :class:`InputError`."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), "no such file (expected an existing file; check the path)") from None
+    except IsADirectoryError:
+        raise InputError(str(path), "is a directory (expected a file)") from None
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read one JSON document with a ``FILE:LINE`` error for malformed content."""
+    data = read_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(str(path), "not valid UTF-8 (expected UTF-8 JSON)", line=line) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            str(path), f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON document)",
+            line=exc.lineno,
+        ) from None
+
+
+def iter_jsonl_lines(
+    path: str | os.PathLike[str],
+    data: bytes | None = None,
+    *,
+    tolerate_truncated_tail: bool = False,
+) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+    """Yield ``(line, obj)`` for good lines and ``(line, InputError)`` for bad ones; never raises
+    for content. Blank lines are skipped. A last line without its newline that does not parse
+    is reported as truncated, or silently dropped with ``tolerate_truncated_tail``."""
+    name = str(path)
+    if data is None:
+        data = read_bytes(path)
+    ends_clean = data.endswith(b"\n")
+    raw_lines = data.split(b"\n")
+    if ends_clean:
+        raw_lines.pop()
+    last_line = len(raw_lines)
+    for line, raw in enumerate(raw_lines, start=1):
+        if not raw.strip():
+            continue
+        truncated = line == last_line and not ends_clean
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if truncated and tolerate_truncated_tail:
+                return
+            yield line, InputError(
+                name, f"not valid UTF-8 (byte {exc.start + 1} of the line; expected UTF-8 text)",
+                line=line,
+            )
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if truncated and tolerate_truncated_tail:
+                return
+            if truncated:
+                msg = "truncated last line (no newline and not valid JSON; was the file cut off?)"
+            else:
+                msg = (
+                    f"invalid JSON: {exc.msg} at column {exc.colno} "
+                    "(expected one JSON object per line)"
+                )
+            yield line, InputError(name, msg, line=line)
+            continue
+        if not isinstance(obj, dict):
+            yield line, InputError(
+                name, f"expected a JSON object, got {_json_type(obj)}", line=line
+            )
+            continue
+        yield line, obj
+
+
+def _json_type(obj: Any) -> str:
+    if obj is None:
+        return "null"
+    if isinstance(obj, bool):
+        return "a boolean"
+    if isinstance(obj, int | float):
+        return "a number"
+    if isinstance(obj, str):
+        return "a string"
+    if isinstance(obj, list):
+        return "an array"
+    return type(obj).__name__
+
+
+def read_jsonl(
+    path: str | os.PathLike[str], *, allow_empty: bool = True, tolerate_truncated_tail: bool = False
+) -> list[tuple[int, dict[str, Any]]]:
+    """All objects of a JSONL file with their line numbers; the first bad line raises."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for line, item in iter_jsonl_lines(path, tolerate_truncated_tail=tolerate_truncated_tail):
+        if isinstance(item, InputError):
+            raise item
+        out.append((line, item))
+    if not out and not allow_empty:
+        raise InputError(str(path), "file is empty (expected one JSON object per line)")
+    return out
+
+
+def _fsync_dir(directory: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Write ``data`` to ``path`` atomically: temp file in the same directory, fsync, rename.
+
+    On any failure the temp file is removed and the previous file (if any) is untouched.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    tmp_name: str | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp_name, target)
+        tmp_name = None
+        _fsync_dir(target.parent)
+    except OSError as exc:
+        raise OutputError(
+            f"{target}: cannot write: {exc.strerror or exc} "
+            "(expected a writable directory with free space; the previous file is unchanged)"
+        ) from None
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def write_jsonl_atomic(path: str | os.PathLike[str], objects: Iterable[Any]) -> None:
+    """Atomically write ``objects`` as JSONL (one compact line each, trailing newline)."""
+    write_atomic(path, "".join(dumps_line(obj) + "\n" for obj in objects))
+
+
+def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
+    """Atomically write pretty, key-stable JSON (2-space indent, trailing newline)."""
+    text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, allow_nan=False)
+    write_atomic(path, text + "\n")
+
+
+class Appender:
+    """Append-only JSONL writer whose every :meth:`append` is durable (flush + fsync) on return.
+
+    If the file ends in a partial line (a crash mid-write), that tail is cut off first so
+    the next line starts clean. Use as a context manager.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.path = Path(path)
+        self.fsync = fsync
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "ab+")  # noqa: SIM115 - closed in close()
+            self._repair_tail()
+        except OSError as exc:
+            raise OutputError(
+                f"{self.path}: cannot open for appending: {exc.strerror or exc} "
+                "(expected a writable directory)"
+            ) from None
+
+    def _repair_tail(self) -> None:
+        fh = self._fh
+        size = fh.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        fh.seek(size - 1)
+        if fh.read(1) == b"\n":
+            return
+        # Find the last newline and truncate everything after it (a torn write).
+        chunk = 1 << 16
+        pos = size
+        cut = 0
+        while pos > 0:
+            start = max(0, pos - chunk)
+            fh.seek(start)
+            block = fh.read(pos - start)
+            idx = block.rfind(b"\n")
+            if idx >= 0:
+                cut = start + idx + 1
+                break
+            pos = start
+        fh.truncate(cut)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+    def append(self, obj: Any) -> None:
+        """Write one line and make it durable."""
+        self.append_raw((dumps_line(obj) + "\n").encode("utf-8"))
+
+    def append_raw(self, data: bytes) -> None:
+        """Write pre-encoded complete lines (each ending in a newline) and make them durable."""
+        try:
+            self._fh.write(data)
+            self._fh.flush()
+            if self.fsync:
+                os.fsync(self._fh.fileno())
+        except OSError as exc:
+            raise OutputError(
+                f"{self.path}: cannot append: {exc.strerror or exc} "
+                "(expected free space; lines already written are intact)"
+            ) from None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._fh.close()
+
+    def __enter__(self) -> Appender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

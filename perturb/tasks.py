@@ -1,0 +1,168 @@
+"""Canonical task files: ``tasks/<suite>.jsonl``, one :class:`~perturb.models.Task` per line.
+
+:func:`load_tasks` reads and validates a whole file and reports *every* problem, each as
+``FILE:LINE: field: what is wrong (expected ...)``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from .errors import InputError, TaskFormatError
+from .hashing import content_hash
+from .jsonl import iter_jsonl_lines, read_bytes
+from .models import GRADER_TYPES, Task
+
+
+@dataclass
+class TaskSuite:
+    """A loaded task file."""
+
+    name: str
+    path: Path
+    tasks: list[Task]
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def by_id(self) -> dict[str, Task]:
+        return {task.id: task for task in self.tasks}
+
+
+def suite_name(path: str | Path) -> str:
+    """The suite name of a task or fixture file: its file name without ``.jsonl``."""
+    name = Path(path).name
+    for suffix in (".lock.json", ".jsonl"):
+        if name.endswith(suffix):
+            return name[: -len(suffix)]
+    return Path(path).stem
+
+
+def task_hash(task: Task) -> str:
+    """Content hash of a canonical task (what the lock records to detect stale variants)."""
+    return content_hash(task.model_dump(mode="json"))
+
+
+def _loc(loc: tuple[Any, ...]) -> str:
+    parts = [str(p) for p in loc if not str(p).startswith("function-")]
+    return ".".join(parts) or "(task)"
+
+
+def _pydantic_messages(exc: ValidationError, raw: dict[str, Any]) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    for err in exc.errors(include_url=False):
+        loc = _loc(err["loc"])
+        kind = err["type"]
+        msg = str(err["msg"])
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, ") :]
+        if loc == "grader.type" and kind == "literal_error":
+            msg = (
+                f"unknown grader {err.get('input')!r} "
+                f"(expected one of: {', '.join(GRADER_TYPES)})"
+            )
+        elif kind == "missing":
+            msg = "missing (expected this field on every task)"
+        elif kind == "extra_forbidden":
+            msg = "unknown field (expected only: id, prompt, expected, grader, weight, slots, tags, metadata)"
+            if loc.startswith("grader."):
+                msg = "unknown grader option (expected: type, tolerance, path, function, rubric, model)"
+        elif kind == "string_pattern_mismatch" and loc == "id":
+            msg = (
+                f"invalid id {err.get('input')!r} (expected letters, digits and _ . : -, "
+                "starting with a letter or digit, at most 128 characters)"
+            )
+        elif kind == "string_too_short" and loc == "prompt":
+            msg = "prompt is empty (expected the user's request)"
+        elif kind == "greater_than" and loc == "weight":
+            msg = f"weight must be > 0, got {err.get('input')!r} (expected a positive number)"
+        elif "(expected" not in msg:
+            msg = f"{msg} (got {err.get('input')!r})" if "input" in err else msg
+        if loc == "(task)" and "slot" in msg:
+            loc = "slots"
+        if loc == "(task)" and loc != "grader":
+            loc = "grader" if "grader" in msg or "rubric" in msg or "tolerance" in msg else loc
+        out.append((loc, msg))
+    return out
+
+
+def _expected_problems(task: Task) -> list[tuple[str, str]]:
+    kind = task.grader.type
+    expected = task.expected
+    if kind == "regex":
+        if not isinstance(expected, str):
+            return [("expected", "a regex grader needs a pattern string (expected a string)")]
+        try:
+            re.compile(expected)
+        except re.error as exc:
+            return [("expected", f"bad regex {expected!r}: {exc} (expected a Python regex)")]
+    elif kind == "numeric":
+        if isinstance(expected, bool) or not isinstance(expected, int | float):
+            return [("expected", f"a numeric grader needs a number, got {expected!r}")]
+    elif kind == "contains":
+        ok = isinstance(expected, str) or (
+            isinstance(expected, list) and expected and all(isinstance(x, str) for x in expected)
+        )
+        if not ok:
+            return [("expected", "a contains grader needs a string or a list of strings")]
+    elif kind == "json_subset":
+        if not isinstance(expected, dict | list):
+            return [("expected", "a json_subset grader needs a JSON object or array")]
+    elif kind in ("exact", "normalized") and expected is None:
+        return [("expected", "is null (expected the value a correct answer equals)")]
+    return []
+
+
+def parse_task(raw: dict[str, Any]) -> tuple[Task | None, list[tuple[str, str]]]:
+    """Validate one decoded line; return the task or a list of ``(field, message)``."""
+    try:
+        task = Task.model_validate(raw)
+    except ValidationError as exc:
+        return None, _pydantic_messages(exc, raw)
+    problems = _expected_problems(task)
+    return (None if problems else task), problems
+
+
+def load_tasks(path: str | Path) -> TaskSuite:
+    """Load and validate ``tasks/<suite>.jsonl``; raise :class:`TaskFormatError` listing every
+    problem (or :class:`InputError` if the file cannot be read at all)."""
+    p = Path(path)
+    data = read_bytes(p)
+    name = str(path)
+    if not data.strip():
+        raise TaskFormatError(name, [f"{name}: file is empty (expected one JSON task per line)"])
+    problems: list[str] = []
+    tasks: list[Task] = []
+    lines: dict[str, int] = {}
+    for line, item in iter_jsonl_lines(p, data):
+        if isinstance(item, InputError):
+            problems.append(str(item))
+            continue
+        task, errs = parse_task(item)
+        for fld, msg in errs:
+            problems.append(f"{name}:{line}: {fld}: {msg}")
+        raw_id = item.get("id")
+        if isinstance(raw_id, str):
+            if raw_id in lines:
+                problems.append(
+                    f"{name}:{line}: id: duplicate id {raw_id!r} (first on line {lines[raw_id]}; "
+                    "expected ids unique in the suite)"
+                )
+                continue
+            lines[raw_id] = line
+        if task is not None:
+            tasks.append(task)
+    if problems:
+        raise TaskFormatError(name, problems)
+    return TaskSuite(name=suite_name(p), path=p, tasks=tasks, lines=lines)
+
+
+def task_json_schema() -> dict[str, Any]:
+    """The JSON Schema of one task line (``perturb schema task``)."""
+    schema = Task.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "perturb task (one line of tasks/<suite>.jsonl)"
+    return schema
