@@ -79,7 +79,7 @@ def _pydantic_messages(exc: ValidationError, raw: dict[str, Any]) -> list[tuple[
             msg = "prompt is empty (expected the user's request)"
         elif kind == "greater_than" and loc == "weight":
             msg = f"weight must be > 0, got {err.get('input')!r} (expected a positive number)"
-        elif "(expected" not in msg:
+        elif kind != "value_error" and "(expected" not in msg:
             msg = f"{msg} (got {err.get('input')!r})" if "input" in err else msg
         if loc == "(task)" and "slot" in msg:
             loc = "slots"

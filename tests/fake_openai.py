@@ -1,0 +1,164 @@
+"""A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions protocol.
+
+Tests drive perturb's LLM paths through the real ``openai`` client against it::
+
+    with FakeOpenAIServer(script=[Reply(status=429, headers={"Retry-After": "0.1"}),
+                                  Reply(content='{"variants": []}')]) as srv:
+        client = AsyncOpenAI(base_url=srv.base_url, api_key="sk-test")
+        ...
+        assert len(srv.requests) == 2
+
+``script`` replies are served in order; after that ``default(body)`` decides (by default a
+fixed ``"ok"``). Every request body is recorded in ``requests`` (and headers, lower-cased, in ``headers``).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    """One scripted response."""
+
+    status: int = 200
+    content: str | None = "ok"
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    raw_body: bytes | None = None
+    system_fingerprint: str | None = "fp_test"
+    usage: tuple[int, int] = (10, 5)
+    error_message: str | None = None
+
+
+def completion_body(model: str, reply: Reply) -> dict[str, Any]:
+    prompt_tokens, completion_tokens = reply.usage
+    return {
+        "id": "chatcmpl-test",
+        "object": "chat.completion",
+        "created": 1_700_000_000,
+        "model": model,
+        "system_fingerprint": reply.system_fingerprint,
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": reply.content},
+                "finish_reason": "stop",
+                "logprobs": None,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+class FakeOpenAIServer:
+    """Threaded chat-completions server; use as a context manager."""
+
+    def __init__(
+        self,
+        script: list[Reply] | None = None,
+        default: Callable[[dict[str, Any]], Reply] | None = None,
+    ) -> None:
+        self.script = list(script or [])
+        self.default = default or (lambda body: Reply())
+        self.requests: list[dict[str, Any]] = []
+        self.headers: list[dict[str, str]] = []
+        self._lock = threading.Lock()
+        self._server: ThreadingHTTPServer | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- lifecycle
+    def start(self) -> FakeOpenAIServer:
+        owner = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+                return
+
+            def do_POST(self) -> None:  # noqa: N802
+                length = int(self.headers.get("Content-Length") or 0)
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw or b"{}")
+                except json.JSONDecodeError:
+                    body = {"_invalid": raw.decode("utf-8", "replace")}
+                if not self.path.rstrip("/").endswith("/chat/completions"):
+                    self._send(404, {"error": {"message": f"no route {self.path}"}}, {})
+                    return
+                with owner._lock:
+                    owner.requests.append(body)
+                    owner.headers.append({k.lower(): v for k, v in self.headers.items()})
+                    reply = owner.script.pop(0) if owner.script else None
+                if reply is None:
+                    reply = owner.default(body)
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.raw_body is not None:
+                    self._send_bytes(reply.status, reply.raw_body, reply.headers)
+                elif reply.status == 200:
+                    self._send(200, completion_body(body.get("model", "m"), reply), reply.headers)
+                else:
+                    message = reply.error_message or f"scripted error {reply.status}"
+                    err = {"error": {"message": message, "type": "server_error", "code": None}}
+                    self._send(reply.status, err, reply.headers)
+
+            def _send(self, status: int, obj: Any, headers: dict[str, str]) -> None:
+                self._send_bytes(status, json.dumps(obj).encode(), headers)
+
+            def _send_bytes(self, status: int, data: bytes, headers: dict[str, str]) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    for key, value in headers.items():
+                        self.send_header(key, value)
+                    self.end_headers()
+                    self.wfile.write(data)
+                    self.wfile.flush()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout test)
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            block_on_close = False
+
+        self._server = Server(("127.0.0.1", 0), Handler)
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+            self._thread = None
+
+    def __enter__(self) -> FakeOpenAIServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        assert self._server is not None, "server not started"
+        return int(self._server.server_address[1])
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"

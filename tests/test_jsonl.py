@@ -1,0 +1,69 @@
+"""JSONL reading with FILE:LINE errors, atomic writes and durable appends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from perturb.errors import InputError, OutputError
+from perturb.jsonl import Appender, read_jsonl, write_atomic, write_jsonl_atomic
+
+
+def test_read_reports_file_line_and_reason(tmp_path: Path) -> None:
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(b'{"a":1}\n\n[1]\n')
+    with pytest.raises(InputError) as exc:
+        read_jsonl(p)
+    assert str(exc.value) == f"{p}:3: expected a JSON object, got an array"
+
+
+def test_truncated_tail_is_an_error_or_ignored_on_request(tmp_path: Path) -> None:
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(b'{"a":1}\n{"b":')
+    with pytest.raises(InputError, match=r":2: truncated last line"):
+        read_jsonl(p)
+    assert read_jsonl(p, tolerate_truncated_tail=True) == [(1, {"a": 1})]
+
+
+def test_bad_utf8_names_the_line(tmp_path: Path) -> None:
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(b'{"a":1}\n{"b":"\xff"}\n')
+    with pytest.raises(InputError) as exc:
+        read_jsonl(p)
+    assert str(exc.value) == f"{p}:2: not valid UTF-8 (byte 7 of the line; expected UTF-8 text)"
+
+
+def test_write_atomic_replaces_whole_file_and_leaves_no_temp(tmp_path: Path) -> None:
+    p = tmp_path / "sub" / "f.jsonl"
+    write_jsonl_atomic(p, [{"b": "ü"}, {"a": 1}])
+    assert p.read_bytes() == '{"b":"ü"}\n{"a":1}\n'.encode()
+    write_atomic(p, "new\n")
+    assert p.read_text() == "new\n"
+    assert sorted(x.name for x in p.parent.iterdir()) == ["f.jsonl"]
+
+
+def test_write_atomic_failure_keeps_old_file(tmp_path: Path) -> None:
+    target = tmp_path / "blocker"
+    target.write_text("a file where a directory is needed")
+    with pytest.raises(OutputError) as exc:
+        write_atomic(target / "f.txt", "new")
+    assert str(exc.value).startswith(f"{target / 'f.txt'}: cannot write:")
+    assert target.read_text() == "a file where a directory is needed"
+
+
+def test_appender_repairs_a_torn_tail(tmp_path: Path) -> None:
+    p = tmp_path / "j.jsonl"
+    p.write_bytes(b'{"seq":1}\n{"seq":2,"tor')
+    with Appender(p) as app:
+        app.append({"seq": 2})
+    assert p.read_bytes() == b'{"seq":1}\n{"seq":2}\n'
+    assert [obj for _, obj in read_jsonl(p)] == [{"seq": 1}, {"seq": 2}]
+
+
+def test_appender_torn_file_without_any_newline(tmp_path: Path) -> None:
+    p = tmp_path / "j.jsonl"
+    p.write_bytes(b'{"seq":1')
+    with Appender(p) as app:
+        app.append({"seq": 1})
+    assert p.read_bytes() == b'{"seq":1}\n'
