@@ -46,8 +46,13 @@ def task_hash(task: Task) -> str:
     return content_hash(task.model_dump(mode="json"))
 
 
+def _printable(text: str) -> str:
+    """Escape control and other non-printable characters so a message stays on one line."""
+    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+
+
 def _loc(loc: tuple[Any, ...]) -> str:
-    parts = [str(p) for p in loc if not str(p).startswith("function-")]
+    parts = [_printable(str(p)) for p in loc if not str(p).startswith("function-")]
     return ".".join(parts) or "(task)"
 
 
@@ -85,7 +90,7 @@ def _pydantic_messages(exc: ValidationError, raw: dict[str, Any]) -> list[tuple[
             loc = "slots"
         if loc == "(task)" and loc != "grader":
             loc = "grader" if "grader" in msg or "rubric" in msg or "tolerance" in msg else loc
-        out.append((loc, msg))
+        out.append((loc, _printable(msg)))
     return out
 
 
