@@ -128,11 +128,404 @@ def schema(
 
 # --------------------------------------------------------------------------- generate (issue 3)
 
+
+@app.command()
+@cli_errors
+def generate(
+    tasks: Annotated[Path, typer.Argument(help="The task file, tasks/<suite>.jsonl.")],
+    classes: Annotated[
+        str | None,
+        typer.Option(help="Comma list of classes (default: all six): paraphrase, reorder, "
+                     "distractor, self_correction, typo, register."),
+    ] = None,
+    per_class: Annotated[int, typer.Option(help="Variants per task, class and level.")] = 2,
+    intensity: Annotated[
+        str | None,
+        typer.Option(help="Levels ε: '0.2', a sweep '0.1,0.2,0.4', per class "
+                     "'typo=0.1,distractor=0.3', or a mix (default: per-class defaults)."),
+    ] = None,
+    generator: Annotated[str, typer.Option(help="rules (offline, seeded) or llm.")] = "rules",
+    model: Annotated[str | None, typer.Option(help="llm: the model name.")] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="llm: OpenAI-compatible base URL (default $OPENAI_BASE_URL).")
+    ] = None,
+    api_key_env: Annotated[
+        str, typer.Option(help="llm: environment variable holding the API key.")
+    ] = "OPENAI_API_KEY",
+    temperature: Annotated[float, typer.Option(help="llm: sampling temperature.")] = 0.7,
+    concurrency: Annotated[int, typer.Option(help="llm: requests in flight at once.")] = 4,
+    timeout: Annotated[float, typer.Option(help="llm: seconds per request.")] = 60.0,
+    max_retries: Annotated[int, typer.Option(help="llm: retries per request (429, 5xx, ...).")] = 4,
+    seed: Annotated[int, typer.Option(help="Seed; every candidate's RNG derives from it.")] = 0,
+    review_dir: Annotated[
+        Path | None,
+        typer.Option(help="Review root (default: review/ beside tasks/, else ./review)."),
+    ] = None,
+) -> None:
+    """Propose perturbed variants of every task into review/<suite>/ for a person to review."""
+    from .generate import GenerateOptions, parse_classes, parse_intensity
+    from .generate import generate as run_generate
+    from .llm import LLMSettings
+
+    chosen = parse_classes(classes)
+    llm = None
+    if generator == "llm":
+        llm = LLMSettings(
+            model=model or "", base_url=base_url, api_key_env=api_key_env,
+            temperature=temperature, timeout=timeout, max_retries=max_retries,
+            concurrency=concurrency,
+        )
+    options = GenerateOptions(
+        classes=chosen, levels=parse_intensity(intensity, chosen), per_class=per_class,
+        seed=seed, generator=generator, llm=llm, review_root=review_dir,
+    )
+    result = run_generate(tasks, options)
+    counts = "  ".join(f"{c} {n}" for c, n in result.by_class.items() if n)
+    typer.echo(
+        f"{result.review_dir}: {result.candidates} candidates ({result.new} new, "
+        f"{result.kept_decided} kept with their review decisions), {result.flagged} flagged by "
+        f"the pre-screen, {result.skipped} skipped (see skipped.jsonl)"
+    )
+    if counts:
+        typer.echo(f"  {counts}")
+    typer.echo(f"next: perturb review {result.suite}")
+
+
 # ------------------------------------------------------------------ review / freeze / verify (issue 4)
+
+RootOption = Annotated[
+    Path, typer.Option("--root", help="Project directory (holds tasks/, review/, fixtures/).")
+]
+
+
+@app.command()
+@cli_errors
+def review(
+    suite: Annotated[
+        str | None, typer.Argument(help="Suite name (default: the only one under review/).")
+    ] = None,
+    cls: Annotated[
+        str | None, typer.Option("--class", help="Only candidates of this perturbation class.")
+    ] = None,
+    task: Annotated[str | None, typer.Option("--task", help="Only candidates of this task.")] = None,
+    sample: Annotated[
+        int | None, typer.Option("--sample", help="Review a sample of N, stratified by class.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed of the --sample draw.")] = None,
+    reviewer: Annotated[
+        str | None, typer.Option("--reviewer", help="Your name (default: git config user.name).")
+    ] = None,
+    list_: Annotated[
+        bool, typer.Option("--list", help="Print the candidates and their status; no terminal.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --list: JSON output.")] = False,
+    root: RootOption = Path("."),
+) -> None:
+    """Review candidates one by one: a accept, r reject, e edit, s skip, u undo, q quit."""
+    if list_:
+        from .review_list import format_list
+
+        typer.echo(format_list(root, suite, cls, task, sample, seed, as_json=as_json), nl=False)
+        return
+    if as_json:
+        from .errors import UsageError
+
+        raise UsageError("--json only applies with --list")
+    from .review_tui import run_review
+
+    outcome = run_review(
+        root, suite, cls=cls, task=task, sample=sample, seed=seed, reviewer=reviewer
+    )
+    typer.echo(outcome.summary())
+
+
+@app.command()
+@cli_errors
+def accept(
+    ids: Annotated[list[str], typer.Argument(help="Candidate ids (see perturb review --list).")],
+    reason: Annotated[str | None, typer.Option("--reason", help="An optional note.")] = None,
+    reviewer: Annotated[
+        str | None, typer.Option("--reviewer", help="Your name (default: git config user.name).")
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Accept candidates without the terminal UI (several ids at once are recorded as bulk)."""
+    from .review_list import decide_ids
+
+    for cand, d in decide_ids(root, ids, "accept", reason=reason, reviewer=reviewer):
+        typer.echo(f"accepted {cand.id} ({cand.task_id} · {cand.perturbation}) [{d.mode}]")
+
+
+@app.command()
+@cli_errors
+def reject(
+    ids: Annotated[list[str], typer.Argument(help="Candidate ids (see perturb review --list).")],
+    reason: Annotated[str, typer.Option("--reason", help="Why (required).")] = "",
+    reviewer: Annotated[
+        str | None, typer.Option("--reviewer", help="Your name (default: git config user.name).")
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Reject candidates without the terminal UI; --reason says why."""
+    from .review_list import decide_ids
+
+    for cand, d in decide_ids(root, ids, "reject", reason=reason, reviewer=reviewer):
+        typer.echo(f"rejected {cand.id} ({cand.task_id} · {cand.perturbation}) [{d.mode}]")
+
+
+@app.command()
+@cli_errors
+def freeze(
+    suite: Annotated[
+        str | None, typer.Argument(help="Suite name (default: the only one under tasks/).")
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Write fixtures/<suite>.jsonl and its lock from the canonical tasks and accepted variants."""
+    from .freeze import freeze as do_freeze
+
+    typer.echo(do_freeze(root, suite).summary())
+
+
+@app.command()
+@cli_errors
+def verify(
+    suite: Annotated[
+        str | None, typer.Argument(help="Suite name (default: the only one under fixtures/).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Machine-readable result.")] = False,
+    root: RootOption = Path("."),
+) -> None:
+    """Check fixtures against their lock and tasks/ (exit 1 on drift; never writes)."""
+    from .errors import VerifyFailed
+    from .fixture_io import SuitePaths, find_suite
+    from .verify import verify as do_verify
+
+    report = do_verify(SuitePaths(root, find_suite(root, suite, "fixtures")).fixtures)
+    if as_json:
+        typer.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False))
+        if not report.ok:
+            raise typer.Exit(VerifyFailed.exit_code)
+        return
+    if not report.ok:
+        raise VerifyFailed(report.summary(), report.lines())
+    typer.echo(report.summary())
+
 
 # --------------------------------------------------------------------------- run (issue 5)
 
+
+def _split_list(values: list[str] | None) -> list[str] | None:
+    """``--classes a,b --classes c`` -> ``["a", "b", "c"]``."""
+    if not values:
+        return None
+    out = [part.strip() for value in values for part in value.split(",") if part.strip()]
+    return out or None
+
+
+@app.command()
+@cli_errors
+def run(
+    fixtures: Annotated[Path, typer.Argument(help="The frozen fixtures, fixtures/<suite>.jsonl.")],
+    agent: Annotated[
+        str | None,
+        typer.Option(
+            "--agent",
+            help="module:function, module:factory() (fresh agent per trial), cmd:COMMAND or "
+            "openai:MODEL.",
+        ),
+    ] = None,
+    agent_cmd: Annotated[
+        str | None,
+        typer.Option("--agent-cmd", help="Same as --agent 'cmd:COMMAND' (no shell is used)."),
+    ] = None,
+    trials: Annotated[
+        int | None, typer.Option("--trials", "-n", help="Attempts per fixture entry (n).")
+    ] = None,
+    concurrency: Annotated[
+        int | None, typer.Option("--concurrency", "-c", help="Trials in flight (default 8).")
+    ] = None,
+    timeout: Annotated[
+        float | None, typer.Option("--timeout", help="Seconds per trial (default 300).")
+    ] = None,
+    classes: Annotated[
+        list[str] | None,
+        typer.Option("--classes", help="Variant kinds to run: canonical,paraphrase,... (default all)."),
+    ] = None,
+    tasks: Annotated[
+        list[str] | None, typer.Option("--tasks", help="Task ids to run (comma-separated).")
+    ] = None,
+    tier: Annotated[
+        str | None,
+        typer.Option("--tier", help="smoke, full, stress, or a tier from pyproject.toml."),
+    ] = None,
+    temperature: Annotated[
+        float | None, typer.Option("--temperature", help="Sampling temperature (recorded).")
+    ] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Run seed; trial seeds derive from it.")] = 0,
+    out: Annotated[
+        Path | None,
+        typer.Option("--out", help="Run directory (default runs/<suite>-<config hash>)."),
+    ] = None,
+    retry_errored: Annotated[
+        bool, typer.Option("--retry-errored", help="Re-run only the errored trials of the run.")
+    ] = False,
+    base_url: Annotated[
+        str | None, typer.Option("--base-url", help="OpenAI-compatible server (or OPENAI_BASE_URL).")
+    ] = None,
+    api_key_env: Annotated[
+        str | None,
+        typer.Option("--api-key-env", help="Variable holding the API key (default OPENAI_API_KEY)."),
+    ] = None,
+    judge_model: Annotated[
+        str | None, typer.Option("--judge-model", help="Model for llm_judge graders.")
+    ] = None,
+) -> None:
+    """Run the agent n times on every canonical prompt and frozen variant; resumable."""
+    from .errors import UsageError
+    from .run import RunOptions
+    from .run import run as run_trials
+
+    if agent and agent_cmd:
+        raise UsageError("give --agent or --agent-cmd, not both")
+    if not agent and not agent_cmd:
+        raise UsageError(
+            "no agent (expected --agent module:function, cmd:COMMAND, openai:MODEL, "
+            "or --agent-cmd COMMAND)"
+        )
+    summary = run_trials(
+        RunOptions(
+            fixtures=fixtures, agent=agent or f"cmd:{agent_cmd}", trials=trials,
+            concurrency=concurrency, timeout=timeout, classes=_split_list(classes),
+            tasks=_split_list(tasks), tier=tier, temperature=temperature, seed=seed, out=out,
+            retry_errored=retry_errored, base_url=base_url, api_key_env=api_key_env,
+            judge_model=judge_model,
+        )
+    )
+    typer.echo(summary.line())
+
+
 # ------------------------------------------------------------------ report / baseline / gate (issue 6)
+
+
+@app.command()
+@cli_errors
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory, runs/<id>/.")],
+    k: Annotated[
+        str | None,
+        typer.Option("--k", help="k values, comma-separated (default: 1,2,5 up to the smallest n)."),
+    ] = None,
+    fmt: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--format", "-f",
+            help="text, json, md, junit or html. Repeat together with -o for several files.",
+        ),
+    ] = None,
+    output: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--output", "-o",
+            help="Write to PATH ('-' is stdout); the format comes from the paired -f or the "
+            "suffix (.txt .json .md .xml .html).",
+        ),
+    ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out-dir", help="Write all five formats as DIR/report.{txt,json,md,xml,html}."),
+    ] = None,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap resamples B for the intervals.")
+    ] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+    quiet: Annotated[
+        bool, typer.Option("--quiet", "-q", help="Do not print the scorecard when writing files.")
+    ] = False,
+) -> None:
+    """Scorecard of a run: mean, pass@k, pass^k per class, delta vs canonical with intervals."""
+    from .report import render, run_report
+    from .report_formats.text import print_text
+
+    result = run_report(
+        run_dir, ks=k, formats=fmt, outputs=output, out_dir=out_dir, bootstrap=bootstrap,
+        seed=seed,
+    )
+    if result.stdout_format == "text" or (result.stdout_format is None and not quiet):
+        print_text(result.analysis)
+    elif result.stdout_format is not None:
+        typer.echo(render(result.analysis, result.stdout_format), nl=False)
+    for name, path in result.written:
+        err(f"wrote {path} ({name})")
+
+
+@app.command()
+@cli_errors
+def baseline(
+    run_dir: Annotated[Path, typer.Argument(help="The run to take the baseline from.")],
+    output: Annotated[
+        Path, typer.Option("--output", "-o", help="Where to write it, e.g. evals/baseline.json.")
+    ],
+    k: Annotated[
+        int | None, typer.Option("--k", help="The k of pass^k (default: 5, or the smallest n).")
+    ] = None,
+) -> None:
+    """Record a run's figures (per class mean and pass^k, task labels) as the gate's baseline."""
+    from .gate import write_baseline
+
+    base = write_baseline(run_dir, output, k)
+    typer.echo(
+        f"wrote {output}: baseline from run {base.run_id} ({base.suite}), k={base.k}, "
+        f"{len(base.task_labels)} task x class labels"
+    )
+    for kind, fig in base.classes.items():
+        typer.echo(
+            f"  {kind}: mean {fig.mean:.3f}  pass^{base.k} {fig.pass_hat_k:.3f}  "
+            f"({fig.n_tasks} tasks, {fig.n_trials} trials)"
+        )
+
+
+@app.command()
+@cli_errors
+def gate(
+    run_dir: Annotated[Path, typer.Argument(help="The run to check.")],
+    baseline_path: Annotated[
+        Path, typer.Option("--baseline", help="The baseline file (perturb baseline -o ...).")
+    ],
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="Allowed drop of a class's mean or pass^k.")
+    ] = 0.05,
+    require: Annotated[
+        float | None,
+        typer.Option("--require", help="Fail when any task's pass^k (or pass@k) is below this."),
+    ] = None,
+    require_metric: Annotated[
+        str, typer.Option("--require-metric", help="pass^k (default) or pass@k for --require.")
+    ] = "pass^k",
+    k: Annotated[int | None, typer.Option("--k", help="k (default: the baseline's).")] = None,
+    noise_aware: Annotated[
+        bool,
+        typer.Option(
+            "--noise-aware",
+            help="Fail only when the whole bootstrap interval of a change lies below -tolerance.",
+        ),
+    ] = False,
+    bootstrap: Annotated[
+        int, typer.Option("--bootstrap", help="Bootstrap resamples for --noise-aware.")
+    ] = 2000,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
+) -> None:
+    """Compare a run with the baseline; exit 1 naming each regression."""
+    from .gate import run_gate
+
+    result = run_gate(
+        run_dir, baseline_path, tolerance=tolerance, require=require,
+        require_metric=require_metric, k=k, noise_aware=noise_aware, bootstrap=bootstrap,
+        seed=seed,
+    )
+    for line in result.lines:
+        typer.echo(line)
+    typer.echo(result.summary)
 
 
 def main() -> None:

@@ -268,6 +268,10 @@ class Decision(Record):
     """The sampling rule, when ``mode`` is ``sampled``."""
     undoes: int | None = None
     """``undo`` only: the ``seq`` of the decision it cancels."""
+    task_sha256: str | None = None
+    """The candidate's ``task_sha256`` when the decision was made. A decision made against an
+    older version of the task does not count for a candidate regenerated after the task
+    changed (the candidate is undecided again). None: applies whatever the task version."""
 
 
 # --------------------------------------------------------------------------- fixtures
@@ -484,6 +488,30 @@ class ClassFigures(Record):
     """Weighted pass^k at the baseline's k."""
 
 
+class BaselineVariant(Record):
+    """One prompt's trial counts at baseline time (lets the gate recompute figures on the tasks
+    a later run shares with the baseline, at any k <= n, and bootstrap the change)."""
+
+    variant_id: str
+    """The fixture entry id."""
+    task_id: str
+    """The canonical task."""
+    perturbation: VariantKind
+    """``canonical`` or the class."""
+    level: float | None = None
+    """The entry's requested epsilon."""
+    weight: float = Field(default=1.0, gt=0)
+    """The task's weight."""
+    n: int = Field(ge=1)
+    """Trials kept (highest retry per attempt)."""
+    passed: int = Field(ge=0)
+    """Trials that passed."""
+    wrong: int = Field(default=0, ge=0)
+    """Trials that completed with an answer the grader did not accept."""
+    errored: int = Field(default=0, ge=0)
+    """Trials that did not complete."""
+
+
 class Baseline(Record):
     """``evals/baseline.json``: the figures ``perturb gate`` compares a run against."""
 
@@ -503,3 +531,7 @@ class Baseline(Record):
     """Per variant kind (``canonical`` and each class)."""
     task_labels: dict[str, Literal["stable-pass", "flaky", "stable-fail"]]
     """``<task_id>/<kind>`` -> label at baseline time."""
+    variants: list[BaselineVariant] = Field(default_factory=list)
+    """Optional per-prompt counts (written by ``perturb baseline``). With them the gate
+    compares on matched tasks only, at any k, and supports ``--noise-aware``; without them
+    (a hand-written baseline) it compares ``classes`` as they are."""

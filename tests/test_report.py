@@ -1,0 +1,406 @@
+"""perturb report: the trial reader, the figures, golden files for every format, the CLI.
+
+Golden files live in tests/golden/. Regenerate them only deliberately, after checking the
+difference by eye:  PERTURB_UPDATE_GOLDEN=1 .venv/bin/python -m pytest -q tests/test_report.py
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from perturb.aggregate import analyze
+from perturb.cli import app
+from perturb.errors import InputError, UsageError
+from perturb.report import STDOUT, parse_ks, plan_outputs
+from perturb.results import read_run
+from tests.synthetic_runs import Prompt, demo_prompts, trial_lines, write_run
+
+GOLDEN = Path(__file__).parent / "golden"
+FORMATS = {"txt": "text", "json": "json", "md": "md", "xml": "junit", "html": "html"}
+runner = CliRunner()
+
+
+@pytest.fixture
+def demo_run(tmp_path: Path) -> Path:
+    return write_run(tmp_path / "runs", "demo-run", demo_prompts())
+
+
+# --------------------------------------------------------------------------- golden files
+
+
+@pytest.mark.parametrize("ext", sorted(FORMATS))
+def test_golden_files(demo_run: Path, tmp_path: Path, ext: str) -> None:
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["report", str(demo_run), "--k", "1,2,5", "--out-dir", str(out),
+                                 "--quiet"])
+    assert result.exit_code == 0, result.stderr
+    assert f"wrote {out / f'report.{ext}'} ({FORMATS[ext]})" in result.stderr
+    produced = (out / f"report.{ext}").read_text(encoding="utf-8")
+    golden = GOLDEN / f"report.{ext}"
+    if os.environ.get("PERTURB_UPDATE_GOLDEN") == "1":
+        golden.parent.mkdir(exist_ok=True)
+        golden.write_text(produced, encoding="utf-8")
+    assert produced == golden.read_text(encoding="utf-8")
+
+
+def test_golden_text_shows_the_seed_figures() -> None:
+    text = (GOLDEN / "report.txt").read_text(encoding="utf-8")
+    assert "consistency (canonical)  mean 0.550  pass^5 0.250  flaky 2/4  (n=5)" in text
+    row = next(line for line in text.splitlines() if line.startswith("canonical    5"))
+    assert row.split() == ["canonical", "5", "0.550", "0.550", "0.675", "0.425", "0.750",
+                           "0.250"]
+
+
+# --------------------------------------------------------------------------- figures
+
+
+def test_figures_of_the_demo_run(demo_run: Path) -> None:
+    a = analyze(read_run(demo_run), [1, 2, 5], bootstrap=2000, seed=0)
+    assert [c.kind for c in a.classes] == ["canonical", "paraphrase", "typo"]
+    canon, para, typo = a.classes
+    assert (canon.mean, canon.pass_at[2], canon.pass_hat[2]) == pytest.approx((0.55, 0.675, 0.425))
+    # paraphrase: t1 (5/5, 4/5), t2 (3/5, 1/5), t3 1/5, t4 0/5 -> task means .9 .4 .2 0
+    assert para.mean == pytest.approx(0.375)
+    assert para.worst_variant_mean == pytest.approx((0.8 + 0.2 + 0.2 + 0.0) / 4)
+    assert para.delta is not None
+    assert para.delta.n_tasks == 4
+    assert para.delta.mean.point == pytest.approx(0.375 - 0.55)
+    assert para.delta.mean.low <= para.delta.mean.point <= para.delta.mean.high
+    # errored trials: share and the figures without them
+    assert (canon.errored, canon.n_trials) == (1, 20)
+    assert canon.errored_share == pytest.approx(0.05)
+    assert canon.excl_errored_mean == pytest.approx((1 + 0.8 + 0.5 + 0) / 4)  # t3: 2/4
+    # labels, consistently wrong, drift
+    assert (canon.stable_pass, canon.flaky, canon.stable_fail) == (1, 2, 1)
+    assert [(r.task_id, r.kind, r.wrong_output) for r in a.consistently_wrong] == [
+        ("t4", "canonical", '{"total":42}'), ("t4", "paraphrase", '{"total":42}')]
+    assert [(d.variant_id, d.passed, d.canonical_passed) for d in a.drift] == [
+        ("t4/typo/c-0000000000e4", 5, 0)]
+    assert a.drift[0].p_value == pytest.approx(1 / 252)
+    # intensity levels of paraphrase: 0.2 (4 tasks) and 0.4 (t1, t2)
+    assert [(lv.level, lv.n_tasks) for lv in para.levels] == [(0.2, 4), (0.4, 2)]
+    assert para.levels[1].mean == pytest.approx((0.8 + 0.2) / 2)
+    assert para.levels[1].delta_mean == pytest.approx(0.5 - (1.0 + 0.8) / 2)
+    assert typo.levels == []  # one level only
+    # latency (0.5 + 0.1 * attempt, t3 1.0 + ...) and cost (t1, t2 only)
+    assert canon.latency_p50 == pytest.approx(0.8)
+    assert canon.cost_per_attempt == pytest.approx(0.001)
+    assert canon.cost_trials == 10
+    assert para.cost_per_attempt is None
+    # n next to every figure; the n < 4k warning
+    assert (canon.n_min, canon.n_max) == (5, 5)
+    assert a.warnings[0] == (
+        "n=5 trials per prompt is below 4k for k=2 (4k=8), k=5 (4k=20): figures at those k "
+        "have little resolution (seed 002: run n >= 4 x the largest k)"
+    )
+    # per task view
+    t3 = next(r for r in a.tasks if (r.task_id, r.kind) == ("t3", "canonical"))
+    assert (t3.passed, t3.wrong, t3.errored, t3.n, t3.label, t3.all_passed) == (
+        2, 2, 1, 5, "flaky", False)
+    assert (t3.pass_at[2], t3.pass_hat[2]) == pytest.approx((0.7, 0.1))
+    assert [(r.task_id, r.kind) for r in a.worst[:2]] == [("t4", "canonical"), ("t4", "paraphrase")]
+
+
+def test_delta_uses_matched_tasks_only(tmp_path: Path) -> None:
+    # distractor exists for t1 only: its delta compares t1 with t1's canonical prompt
+    prompts = [Prompt("t1", "PPPP"), Prompt("t2", "WWWW"),
+               Prompt("t1", "PPWW", "distractor", "c-1", 0.2, 0.2)]
+    a = analyze(read_run(write_run(tmp_path, "r", prompts)), [1], bootstrap=100)
+    dist = a.classes[1]
+    assert dist.mean == 0.5 and a.classes[0].mean == 0.5
+    assert dist.delta is not None and dist.delta.n_tasks == 1
+    assert dist.delta.mean.point == -0.5  # not 0.5 - 0.5 = 0
+
+
+def test_a_class_without_canonical_tasks_has_no_delta_and_a_warning(tmp_path: Path) -> None:
+    prompts = [Prompt("t1", "PPPP"), Prompt("t2", "PWPW", "typo", "c-1", 0.1, 0.1)]
+    a = analyze(read_run(write_run(tmp_path, "r", prompts)), [1], bootstrap=100)
+    assert a.classes[1].delta is None
+    assert "typo: no task has both canonical and typo trials; no delta" in a.warnings
+
+
+def test_requested_k_larger_than_n_is_a_usage_error(demo_run: Path) -> None:
+    with pytest.raises(UsageError) as exc:
+        analyze(read_run(demo_run), [1, 7])
+    assert str(exc.value) == (
+        "--k 7 exceeds the smallest number of trials per prompt in the run (n=5); "
+        "choose k <= 5 or run more trials"
+    )
+    assert analyze(read_run(demo_run), None, bootstrap=10).ks == [1, 2, 5]
+
+
+# --------------------------------------------------------------------------- the reader
+
+
+def _lines(prompts: list[Prompt]) -> list[str]:
+    return trial_lines("r", prompts)
+
+
+def test_highest_retry_wins_and_later_line_wins_a_tie(tmp_path: Path) -> None:
+    base = _lines([Prompt("t1", "EE")])
+    retried = json.loads(base[0])
+    retried.update(outcome="passed", output="ok", error=None, error_kind=None, retry=1)
+    stale = json.loads(base[1])
+    stale.update(outcome="passed", output="ok", error=None, error_kind=None)  # retry 0 again
+    lines = [json.dumps(retried), base[0], base[1], json.dumps(stale)]
+    run = write_run(tmp_path, "r", [Prompt("t1", "")], trials=2, extra_lines=lines)
+    data = read_run(run)
+    (v,) = data.variants
+    assert (v.n, v.passed, v.errored) == (2, 2, 0)
+    assert data.superseded == 2
+    assert data.lines == 4
+    assert "2 trial lines were superseded by a later retry of the same attempt" in data.notes
+
+
+def test_truncated_last_line_is_ignored(tmp_path: Path) -> None:
+    full = _lines([Prompt("t1", "PPP")])
+    run = write_run(tmp_path, "r", [Prompt("t1", "PP")], tail=full[2][:40])
+    data = read_run(run)
+    assert data.truncated_tail is True
+    assert data.variants[0].n == 2
+    assert data.notes == [
+        f"{run / 'trials.jsonl'}: the last line is truncated (the writer was stopped mid-line) "
+        "and was ignored"
+    ]
+
+
+def test_a_complete_last_line_without_newline_is_kept(tmp_path: Path) -> None:
+    full = _lines([Prompt("t1", "PPW")])
+    run = write_run(tmp_path, "r", [Prompt("t1", "PP")], tail=full[2])
+    assert read_run(run).variants[0].n == 3
+
+
+def test_blank_lines_are_skipped(tmp_path: Path) -> None:
+    run = write_run(tmp_path, "r", [Prompt("t1", "PP")], extra_lines=["", "   "])
+    assert read_run(run).variants[0].n == 2
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("{not json", "3: Invalid JSON: key must be a string at line 1 column 2 "
+         "(expected one Trial object per line)"),
+        ('{"run_id": "r"}', "3: suite: Field required (and 6 more problems) "
+         "(expected a Trial record; see `perturb schema trial`)"),
+        ("[1, 2]", "3: Input should be an object (expected a Trial record; see `perturb schema "
+         "trial`)"),
+    ],
+)
+def test_bad_line_names_file_and_line(tmp_path: Path, bad: str, message: str) -> None:
+    lines = _lines([Prompt("t1", "PPP")])
+    run = write_run(tmp_path, "r", [Prompt("t1", "")], trials=3,
+                    extra_lines=[lines[0], lines[1], bad, lines[2]])
+    with pytest.raises(InputError) as exc:
+        read_run(run)
+    assert str(exc.value) == f"{run / 'trials.jsonl'}:{message}"
+
+
+def test_bad_field_value_names_the_field(tmp_path: Path) -> None:
+    line = json.loads(_lines([Prompt("t1", "P")])[0])
+    line["outcome"] = "maybe"
+    run = write_run(tmp_path, "r", [Prompt("t1", "P")], extra_lines=[json.dumps(line)])
+    with pytest.raises(InputError) as exc:
+        read_run(run)
+    assert str(exc.value) == (
+        f"{run / 'trials.jsonl'}:2: outcome: Input should be 'passed', 'wrong' or 'errored' "
+        "(expected a Trial record; see `perturb schema trial`)"
+    )
+
+
+def test_inconsistent_records_are_input_errors(tmp_path: Path) -> None:
+    other_run = _lines([Prompt("t1", "P")])[0].replace('"run_id":"r"', '"run_id":"other"')
+    run = write_run(tmp_path, "r", [Prompt("t1", "P")], extra_lines=[other_run])
+    with pytest.raises(InputError) as exc:
+        read_run(run)
+    assert str(exc.value) == (
+        f"{run / 'trials.jsonl'}:2: run_id: 'other' differs from the manifest's run id 'r' "
+        "(expected the trials of this run only)"
+    )
+    heavier = json.loads(_lines([Prompt("t1", "P", "typo", "c-9")])[0])
+    heavier["weight"] = 2.0
+    run = write_run(tmp_path / "w", "r", [Prompt("t1", "P")], extra_lines=[json.dumps(heavier)])
+    with pytest.raises(InputError) as exc:
+        read_run(run)
+    assert str(exc.value) == (
+        f"{run / 'trials.jsonl'}:2: weight: 2.0 differs from 1.0 on an earlier line of task 't1' "
+        "(expected one weight per task)"
+    )
+
+
+def test_missing_files_are_input_errors(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not a run directory"):
+        read_run(tmp_path / "nope")
+    (tmp_path / "r").mkdir()
+    with pytest.raises(InputError, match="manifest.json: no such file"):
+        read_run(tmp_path / "r")
+    run = write_run(tmp_path, "s", [Prompt("t1", "P")])
+    (run / "trials.jsonl").unlink()
+    with pytest.raises(InputError, match="trials.jsonl: no such file"):
+        read_run(run)
+    (run / "trials.jsonl").write_text("")
+    with pytest.raises(InputError) as exc:
+        analyze(read_run(run))
+    assert str(exc.value) == (
+        f"{run / 'trials.jsonl'}: no trials (expected at least one Trial line; did the run start?)"
+    )
+
+
+def test_parallel_reading_gives_the_same_result(tmp_path: Path) -> None:
+    prompts = demo_prompts() * 1
+    run = write_run(tmp_path, "r", prompts)
+    serial = read_run(run, workers=1)
+    parallel = read_run(run, workers=3, parallel_min_bytes=0)
+
+    def key(d):  # noqa: ANN001, ANN202 - local helper
+        return [(v.variant_id, v.n, v.passed, v.wrong, v.errored, v.wrong_outputs, v.wrong_sample)
+                for v in d.variants]
+
+    assert key(serial) == key(parallel)
+    assert serial.trial_latency.tolist() == parallel.trial_latency.tolist()
+    assert serial.lines == parallel.lines == 70
+
+
+def test_parallel_reading_reports_the_absolute_line(tmp_path: Path) -> None:
+    lines = _lines(demo_prompts())
+    lines[60] = "{broken"
+    run = write_run(tmp_path, "r", [Prompt("t1", "")], trials=5, extra_lines=lines)
+    with pytest.raises(InputError) as exc:
+        read_run(run, workers=2, parallel_min_bytes=0)
+    assert str(exc.value).startswith(f"{run / 'trials.jsonl'}:61: Invalid JSON")
+
+
+# --------------------------------------------------------------------------- CLI and outputs
+
+
+def test_json_to_stdout_has_the_versioned_schema(demo_run: Path) -> None:
+    result = runner.invoke(app, ["report", str(demo_run), "-f", "json", "--k", "2"])
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["schema"] == "perturb.report/v1"
+    assert data["schema_version"] == 1
+    assert data["definitions"]["pass^k"].startswith("C(c, k) / C(n, k)")
+    assert data["definitions"]["pass@k"].startswith("1 - C(n-c, k) / C(n, k)")
+    canon = data["classes"][0]
+    assert (canon["mean"], canon["pass@k"]["2"], canon["pass^k"]["2"]) == (0.55, 0.675, 0.425)
+    assert canon["n_min"] == 5
+
+
+def test_default_output_is_the_text_scorecard(demo_run: Path) -> None:
+    result = runner.invoke(app, ["report", str(demo_run), "--bootstrap", "200"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("RELIABILITY  suite=demo  run=demo-run")
+    assert "bootstrap B=200 seed=0" in result.stdout
+
+
+def test_several_formats_with_paired_and_inferred_outputs(demo_run: Path, tmp_path: Path) -> None:
+    md, xml = tmp_path / "summary.txt", tmp_path / "junit.xml"
+    result = runner.invoke(app, ["report", str(demo_run), "-f", "md", "-o", str(md),
+                                 "-f", "junit", "-o", str(xml), "-q"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == ""
+    assert md.read_text().startswith("## perturb reliability: suite `demo`, run `demo-run`")
+    root = ET.parse(xml).getroot()
+    cases = root.findall("./testsuite/testcase")
+    assert len(cases) == 12  # 4 tasks x 3 classes
+    assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("12", "7", "1")
+    t2 = next(c for c in cases if c.get("name") == "t2"
+              and c.get("classname") == "perturb.demo.canonical")
+    failure = t2.find("failure")
+    assert failure is not None and failure.get("type") == "flaky"
+    assert failure.get("message") == (
+        "flaky: 4/5 passed, 1 wrong, 0 errored; pass@1 0.800, pass@5 1.000, pass^5 0.000")
+    props = {p.get("name"): p.get("value") for p in t2.iter("property")}
+    assert props["flaky"] == "true"
+    t3_typo = next(c for c in cases if c.get("name") == "t3"
+                   and c.get("classname") == "perturb.demo.typo")
+    error = t3_typo.find("error")
+    assert error is not None and error.get("type") == "errored"
+    inferred = tmp_path / "r.html"
+    result = runner.invoke(app, ["report", str(demo_run), "-o", str(inferred)])
+    assert result.exit_code == 0
+    assert inferred.read_text().startswith("<!DOCTYPE html>")
+    assert result.stdout.startswith("RELIABILITY")  # the scorecard, unless --quiet
+
+
+def test_html_is_self_contained(demo_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    assert runner.invoke(app, ["report", str(demo_run), "-o", str(out), "-q"]).exit_code == 0
+    html = out.read_text()
+    for marker in ("http://", "https://", "<script", "<link", "src="):
+        assert marker not in html.replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert html.count("<svg") == 2
+    assert 'aria-label="delta chart"' in html and 'aria-label="pass^k curves"' in html
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["-f", "pdf"], "error: unknown format 'pdf' (expected one of: text, json, md, junit, html)"),
+        (["-f", "md", "-f", "json"],
+         "error: several formats but no --output: give -o PATH for each -f, or use --out-dir DIR"),
+        (["-o", "x.pdf"], "error: -o x.pdf: cannot tell the format from the suffix '.pdf' "
+         "(use .txt .json .md .xml .html, or give -f FORMAT for each -o)"),
+        (["-f", "md", "-o", "a.md", "-o", "b.md"], "error: 1 --format and 2 --output options: "
+         "give one -f per -o, in order (or only -o PATH with a telling suffix)"),
+        (["--k", "1,x"], "error: --k '1,x': 'x' is not a positive whole number "
+         "(expected e.g. --k 1,2,5)"),
+        (["--k", "6"], "error: --k 6 exceeds the smallest number of trials per prompt in the run "
+         "(n=5); choose k <= 5 or run more trials"),
+        (["--bootstrap", "0"], "error: --bootstrap 0 must be >= 1 (e.g. the default 2000)"),
+    ],
+)
+def test_usage_errors_exit_2(demo_run: Path, args: list[str], message: str) -> None:
+    result = runner.invoke(app, ["report", str(demo_run), *args])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == message
+
+
+def test_bad_input_exits_2_with_file_and_line(tmp_path: Path) -> None:
+    run = write_run(tmp_path, "r", [Prompt("t1", "P")], extra_lines=['{"x": 1}'])
+    result = runner.invoke(app, ["report", str(run)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {run / 'trials.jsonl'}:2: ")
+    assert "Traceback" not in result.stderr
+
+
+def test_plan_outputs() -> None:
+    assert plan_outputs([], [], None) == [("text", STDOUT)]
+    assert plan_outputs(["markdown"], [], None) == [("md", STDOUT)]
+    assert plan_outputs([], [Path("a.xml"), Path("-")], None)[0] == ("junit", Path("a.xml"))
+    assert plan_outputs([], [], Path("d")) == [
+        ("text", Path("d/report.txt")), ("json", Path("d/report.json")),
+        ("md", Path("d/report.md")), ("junit", Path("d/report.xml")),
+        ("html", Path("d/report.html")),
+    ]
+    with pytest.raises(UsageError, match="only one format can go to stdout"):
+        plan_outputs(["md", "json"], [Path("-"), Path("-")], None)
+    assert parse_ks(None) is None and parse_ks("5, 1,2") == [5, 1, 2]
+
+
+def test_long_reports_are_capped_in_text_and_markdown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from perturb.report_formats import markdown
+    from perturb.report_formats.text import render_text
+
+    spec = [Prompt(f"t{i:03d}", "PPPP" if i % 3 else "PPWW") for i in range(90)]
+    a = analyze(read_run(write_run(tmp_path, "r", spec)), [2], bootstrap=50)
+    text = render_text(a)
+    assert ("per task: the 30 rows that are not stable-pass (all 90 rows are in the JSON, "
+            "Markdown, JUnit and HTML reports)") in " ".join(text.split())
+    assert text.count(" flaky\n") == 30 + 5  # the per-task rows and the 5 worst tasks
+    many = [Prompt(f"t{i:03d}", "PPWW") for i in range(70)]
+    b = analyze(read_run(write_run(tmp_path / "b", "r", many)), [2], bootstrap=50)
+    assert ("per task: the 60 weakest of the 70 rows that are not stable-pass"
+            in " ".join(render_text(b).split()))
+    monkeypatch.setattr(markdown, "MAX_TASK_ROWS", 10)
+    md = markdown.render_markdown(a)
+    assert "<details><summary>Per task: the 10 weakest of 90 rows</summary>" in md
+    assert "_80 more rows are in the JSON and HTML reports._" in md
+    assert md.count("| no | flaky |") == 10 + 5  # the per-task rows and the 5 worst tasks
