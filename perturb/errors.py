@@ -75,7 +75,14 @@ class GenerationError(PerturbError):
 
 
 class LLMError(GenerationError):
-    """An OpenAI-compatible server failed after the bounded retries."""
+    """An OpenAI-compatible server failed after the bounded retries, or refused the request.
+
+    ``status`` is the HTTP status of a refusal (401, 404, ...) that was not retried, else None.
+    """
+
+    def __init__(self, message: str, *, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ReviewError(PerturbError):

@@ -40,8 +40,9 @@ from .models import (
     Screen,
 )
 from .perturbations import REGISTRY, SkipGeneration, TaskContext, prepare
+from .review_lock import ReviewLock
 from .screen import duplicate_flag, screen_text
-from .tasks import load_tasks, task_hash
+from .tasks import TaskSuite, load_tasks, task_hash
 
 if TYPE_CHECKING:
     from .llm import LLMSettings
@@ -252,6 +253,14 @@ def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult
         raise UsageError("--generator llm needs --model (the model name the server serves)")
     root = options.review_root or (project_root(path) / "review")
     review_dir = root / suite.name
+    # Hold the suite's review lock: candidates.jsonl must not change under a live review.
+    with ReviewLock(review_dir / ".lock", suite.name, "perturb generate"):
+        return _generate_locked(path, suite, review_dir, options)
+
+
+def _generate_locked(
+    path: Path, suite: TaskSuite, review_dir: Path, options: GenerateOptions
+) -> GenerateResult:
     decided = live_decisions(review_dir / "journal.jsonl")
     existing: list[Candidate] = read_records(review_dir / "candidates.jsonl", Candidate)
     old_skips: list[GenerationSkip] = read_records(review_dir / "skipped.jsonl", GenerationSkip)

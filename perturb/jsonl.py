@@ -146,6 +146,24 @@ def _fsync_dir(directory: Path) -> None:
             os.close(fd)
 
 
+def _read_umask() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()  # read once at import, before any thread could race on it
+
+
+def _file_mode(target: Path) -> int:
+    """The mode an ordinary ``open(target, "w")`` would give: the existing file's, or 0666 less
+    the umask (``mkstemp`` alone would make every file 0600)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
 def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     """Write ``data`` to ``path`` atomically: temp file in the same directory, fsync, rename.
 
@@ -157,6 +175,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.fchmod(fd, _file_mode(target))
         with os.fdopen(fd, "wb") as fh:
             fh.write(payload)
             fh.flush()
@@ -247,6 +266,15 @@ class Appender:
                 f"{self.path}: cannot append: {exc.strerror or exc} "
                 "(expected free space; lines already written are intact)"
             ) from None
+
+    def sync(self) -> None:
+        """fsync what was appended so far (for writers created with ``fsync=False`` that
+        group their fsyncs; every appended line is already in the OS page cache, so a killed
+        process loses nothing, only a power cut could)."""
+        try:
+            os.fsync(self._fh.fileno())
+        except (OSError, ValueError) as exc:
+            raise OutputError(f"{self.path}: cannot fsync: {exc} (expected a writable disk)") from None
 
     def close(self) -> None:
         with contextlib.suppress(OSError):

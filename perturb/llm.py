@@ -193,7 +193,8 @@ async def chat_with_retries(
                         f"model {model!r}: the server refused the request with {_describe(exc)} "
                         "(not retried; check the model name, --base-url and the API key)",
                         secrets,
-                    )
+                    ),
+                    status=exc.status_code,
                 ) from None
             last = _describe(exc)
         except openai.APIConnectionError as exc:  # includes APITimeoutError

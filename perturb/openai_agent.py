@@ -16,7 +16,6 @@ count is recorded in the trial's trace (``trace.retries``). 401, 403 and 404 sto
 from __future__ import annotations
 
 import os
-import re
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -28,7 +27,6 @@ BASE_DELAY_S = 0.5
 MAX_WAIT_S = 120.0
 FATAL_STATUS = (401, 403, 404)
 """Refusals that stop the run: a bad key, missing permission, an unknown model or URL."""
-_REFUSED = re.compile(r"refused the request with HTTP (\d{3})")
 
 
 def strip_credentials(url: str | None) -> str | None:
@@ -67,8 +65,7 @@ async def complete(
             max_wait=MAX_WAIT_S,
         )
     except LLMError as exc:
-        refused = _REFUSED.search(str(exc))
-        if refused and int(refused.group(1)) in FATAL_STATUS:
+        if exc.status in FATAL_STATUS:
             raise AgentFatalError(f"{what}: {exc}") from None
         raise AgentCallError("api", str(exc)) from None
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sys
 import time
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
+from .errors import OutputError
 from .graders import grade, grade_async
 from .hashing import content_hash
 from .jsonl import Appender
@@ -234,13 +234,13 @@ class TrialRunner:
             if retry:
                 counts.retried += 1
 
-    async def _fsync_loop(self, fd: int) -> None:
+    async def _fsync_loop(self, appender: Appender) -> None:
         synced = 0
         while True:
             await asyncio.sleep(self.fsync_interval)
             if self._written != synced:
                 synced = self._written
-                await asyncio.to_thread(os.fsync, fd)
+                await asyncio.to_thread(appender.sync)
 
     async def _progress_loop(self, progress: Any, task: Any, started: float) -> None:
         counts = self.counts
@@ -297,8 +297,7 @@ class TrialRunner:
         unwritten, so a rerun does them)."""
         started = time.perf_counter()
         await self.agent.start()
-        fd = os.open(appender.path, os.O_RDONLY)
-        helpers: list[asyncio.Task[None]] = [asyncio.create_task(self._fsync_loop(fd))]
+        helpers: list[asyncio.Task[None]] = [asyncio.create_task(self._fsync_loop(appender))]
         bar = None
         if progress:
             bar, task = self._make_progress(console, todo, label)
@@ -317,9 +316,8 @@ class TrialRunner:
             for t in [*workers, *helpers]:
                 t.cancel()
             await asyncio.gather(*workers, *helpers, return_exceptions=True)
-            with contextlib.suppress(OSError):
-                os.fsync(fd)
-            os.close(fd)
+            with contextlib.suppress(OutputError):
+                appender.sync()
             if bar is not None:
                 elapsed = max(time.perf_counter() - started, 1e-9)
                 bar.update(

@@ -237,3 +237,27 @@ def test_progress_bar_writes_to_stderr_only_when_enabled(tmp_path: Path, capsys:
     assert capsys.readouterr().err == ""
     generate(path, GenerateOptions(classes=("typo",), per_class=1, progress=True))
     assert "generate travel" in capsys.readouterr().err
+
+
+def test_generate_refuses_while_a_review_holds_the_lock(tmp_path: Path) -> None:
+    """A live review must not have candidates.jsonl rewritten under it."""
+    import os
+    import socket
+
+    from perturb.errors import ReviewLockedError
+    from perturb.generate import GenerateOptions, generate
+
+    tasks = tmp_path / "tasks" / "s.jsonl"
+    tasks.parent.mkdir()
+    tasks.write_text(
+        '{"id": "t1", "prompt": "Book a flight to Delhi on Friday.", "expected": "x", '
+        '"grader": "exact", "slots": {"day": "Friday"}}\n'
+    )
+    lock = tmp_path / "review" / "s" / ".lock"
+    lock.parent.mkdir(parents=True)
+    lock.write_text(json.dumps({"pid": os.getpid(), "host": socket.gethostname(),
+                                "started_at": "2026-11-30T05:00:00Z", "purpose": "perturb review",
+                                "token": "abc", "proc_start": None}) + "\n")
+    with pytest.raises(ReviewLockedError):
+        generate(tasks, GenerateOptions(classes=("typo",)))
+    assert not (tmp_path / "review" / "s" / "candidates.jsonl").exists()

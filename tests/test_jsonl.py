@@ -67,3 +67,18 @@ def test_appender_torn_file_without_any_newline(tmp_path: Path) -> None:
     with Appender(p) as app:
         app.append({"seq": 1})
     assert p.read_bytes() == b'{"seq":1}\n'
+
+
+def test_write_atomic_gives_normal_file_modes(tmp_path: Path) -> None:
+    import os
+
+    umask = os.umask(0o022)
+    os.umask(umask)
+    new = tmp_path / "new.txt"
+    write_atomic(new, "x")
+    assert new.stat().st_mode & 0o777 == 0o666 & ~umask  # not mkstemp's 0600
+    kept = tmp_path / "kept.txt"
+    kept.write_text("old")
+    kept.chmod(0o640)
+    write_atomic(kept, "new")
+    assert kept.stat().st_mode & 0o777 == 0o640
