@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from .errors import InputError, UsageError
 from .hashing import canonical_json
-from .jsonl import iter_jsonl_lines, read_json
+from .jsonl import iter_jsonl_lines, read_json, validate_record
 from .models import CANONICAL, PERTURBATION_CLASSES, FixtureEntry, Lock
 
 M = TypeVar("M", bound=BaseModel)
@@ -100,35 +100,6 @@ def find_suite(root: Path, suite: str | None, where: str) -> str:
     raise UsageError(
         f"{root}: several suites found: {', '.join(found)} (expected one; name it as an argument)"
     )
-
-
-def validation_message(exc: ValidationError) -> tuple[str, str]:
-    """``(field, message)`` of the first error of a pydantic validation failure."""
-    errors = exc.errors(include_url=False)
-    first = errors[0]
-    loc = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-"))
-    msg = str(first["msg"])
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if first["type"] == "missing":
-        msg = "missing (expected this field)"
-    elif first["type"] == "extra_forbidden":
-        msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
-    elif "input" in first and "(expected" not in msg:
-        shown = repr(first["input"])
-        msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
-    if len(errors) > 1:
-        msg += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    return (loc or "(record)"), msg
-
-
-def validate_record(model: type[M], obj: Any, path: Path | str, line: int | None = None) -> M:
-    """``model.model_validate(obj)`` with a one-line ``FILE:LINE: field: message`` error."""
-    try:
-        return model.model_validate(obj)
-    except ValidationError as exc:
-        field, msg = validation_message(exc)
-        raise InputError(str(path), msg, line=line, field=field) from None
 
 
 def fixture_sort_key(entry: FixtureEntry) -> tuple[str, int, str]:

@@ -35,6 +35,7 @@ from .fixture_io import (
     render_lock,
 )
 from .hashing import content_hash
+from .jsonl import fsync_dir
 from .models import CANONICAL, Candidate, Decision, FixtureEntry, Lock, LockDecision, LockEntry
 from .review import JournalState, is_stale, load_candidates, read_journal
 from .review_lock import ReviewLock
@@ -188,15 +189,6 @@ def _write_pending(path: Path, data: bytes) -> Path:
     return tmp
 
 
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-
-
 def _read_or_none(path: Path) -> bytes | None:
     try:
         return path.read_bytes()
@@ -219,9 +211,9 @@ def write_pair(fixtures_path: Path, fixtures: bytes, lock_path: Path, lock: byte
     tmp_lock = _write_pending(lock_path, lock)
     try:
         os.replace(tmp_fixtures, fixtures_path)
-        _fsync_dir(fixtures_path.parent)
+        fsync_dir(fixtures_path.parent)
         os.replace(tmp_lock, lock_path)
-        _fsync_dir(lock_path.parent)
+        fsync_dir(lock_path.parent)
     except OSError as exc:
         raise OutputError(
             f"{fixtures_path}: cannot rename into place: {exc.strerror or exc} (run "

@@ -21,12 +21,11 @@ from pathlib import Path
 from typing import Literal
 
 import numpy as np
-from pydantic import ValidationError
 
 from ._version import __version__
 from .aggregate import TaskTable, class_order, matched, per_task, resolve_ks, wmean
 from .errors import GateFailed, InputError, UsageError
-from .jsonl import read_json, write_json_atomic
+from .jsonl import read_model, write_json_atomic
 from .metrics import paired_bootstrap, stream_seed
 from .models import Baseline, BaselineVariant, ClassFigures
 from .results import RunData, Variant, read_run
@@ -110,16 +109,7 @@ def write_baseline(run_dir: str | Path, out: str | Path, k: int | None = None) -
 
 def load_baseline(path: str | Path) -> Baseline:
     """Read a baseline file (InputError naming the field when malformed)."""
-    data = read_json(path)
-    try:
-        return Baseline.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(part) for part in first["loc"]) or None
-        raise InputError(
-            str(path), f"{first['msg']} (expected a baseline written by `perturb baseline`)",
-            field=loc,
-        ) from None
+    return read_model(path, Baseline, "a baseline written by `perturb baseline`")
 
 
 def _fmt(v: float) -> str:

@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 
 from ._version import __version__
 from .errors import UsageError
-from .generate_input import live_decisions, parse_classes, parse_intensity, project_root, read_records
+from .generate_input import live_decisions, parse_classes, parse_intensity, project_root
 from .hashing import sha256_bytes, short_id
-from .jsonl import read_bytes, write_json_atomic, write_jsonl_atomic
+from .jsonl import read_bytes, read_records, write_json_atomic, write_jsonl_atomic
 from .models import (
     PERTURBATION_CLASSES,
     Candidate,
@@ -261,8 +261,8 @@ def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult
 def _generate_locked(
     path: Path, suite: TaskSuite, review_dir: Path, options: GenerateOptions
 ) -> GenerateResult:
-    decided = live_decisions(review_dir / "journal.jsonl")
     existing: list[Candidate] = read_records(review_dir / "candidates.jsonl", Candidate)
+    decided = live_decisions(review_dir / "journal.jsonl", existing)
     old_skips: list[GenerationSkip] = read_records(review_dir / "skipped.jsonl", GenerationSkip)
     rejected: dict[str, set[str]] = {}
     for cand in existing:

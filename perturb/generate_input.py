@@ -10,16 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
 
-from pydantic import ValidationError
-
-from .errors import InputError, UsageError
-from .jsonl import read_jsonl
-from .models import PERTURBATION_CLASSES, Decision
+from .errors import UsageError
+from .models import PERTURBATION_CLASSES, Candidate
 from .perturbations import REGISTRY
+from .review import JournalState, read_journal
 
-__all__ = ["live_decisions", "parse_classes", "parse_intensity", "project_root", "read_records"]
+__all__ = ["live_decisions", "parse_classes", "parse_intensity", "project_root"]
 
 
 def parse_classes(spec: str | None) -> tuple[str, ...]:
@@ -90,44 +87,16 @@ def project_root(tasks_path: Path) -> Path:
     return parent.parent if parent.name == "tasks" else Path.cwd()
 
 
-def live_decisions(journal: Path) -> dict[str, str]:
-    """candidate id -> its live decision (``accept``, ``reject`` or ``edit``) from the journal;
-    ``undo`` cancels the decision whose ``seq`` it names; ``skip`` decides nothing."""
-    if not journal.exists():
-        return {}
-    decisions: dict[int, Decision] = {}
-    for line, obj in read_jsonl(journal, tolerate_truncated_tail=True):
-        try:
-            decision = Decision.model_validate(obj)
-        except ValidationError as exc:
-            raise _record_error(journal, line, exc, "Decision") from None
-        if decision.action == "undo":
-            if decision.undoes is not None:
-                decisions.pop(decision.undoes, None)
-            continue
-        decisions[decision.seq] = decision
+def live_decisions(journal: Path, candidates: Iterable[Candidate]) -> dict[str, str]:
+    """candidate id -> its decision in effect (``accept``, ``reject`` or ``edit``), replaying the
+    journal exactly as the review does (undo cancels; a decision made on another version of the
+    task does not count; ``skip`` decides nothing)."""
+    state = JournalState.replay(read_journal(journal))
     live: dict[str, str] = {}
-    for seq in sorted(decisions):
-        d = decisions[seq]
-        if d.candidate_id and d.action in ("accept", "reject", "edit"):
-            live[d.candidate_id] = d.action
+    for cand in candidates:
+        decision = state.decision_for(cand)
+        if decision is not None and decision.action in ("accept", "reject", "edit"):
+            live[cand.id] = decision.action
     return live
 
 
-def read_records(path: Path, model: Any) -> list[Any]:
-    """Every line of a JSONL file of ``model`` records ([] when the file does not exist)."""
-    if not path.exists():
-        return []
-    out = []
-    for line, obj in read_jsonl(path):
-        try:
-            out.append(model.model_validate(obj))
-        except ValidationError as exc:
-            raise _record_error(path, line, exc, model.__name__) from None
-    return out
-
-
-def _record_error(path: Path, line: int, exc: ValidationError, record: str) -> InputError:
-    err = exc.errors(include_url=False)[0]
-    loc = ".".join(str(p) for p in err["loc"]) or "(line)"
-    return InputError(str(path), f"{err['msg']} (expected a {record})", line=line, field=loc)

@@ -17,9 +17,13 @@ import os
 import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
 
 from .errors import InputError, OutputError
+
+M = TypeVar("M", bound=BaseModel)
 
 
 def dumps_line(obj: Any) -> str:
@@ -137,7 +141,8 @@ def read_jsonl(
     return out
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
+    """fsync a directory so a rename inside it survives a power cut (best effort)."""
     with contextlib.suppress(OSError):
         fd = os.open(directory, os.O_RDONLY)
         try:
@@ -182,7 +187,7 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
             os.fsync(fh.fileno())
         os.replace(tmp_name, target)
         tmp_name = None
-        _fsync_dir(target.parent)
+        fsync_dir(target.parent)
     except OSError as exc:
         raise OutputError(
             f"{target}: cannot write: {exc.strerror or exc} "
@@ -285,3 +290,58 @@ class Appender:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+# --------------------------------------------------------------------------- records
+
+
+def validation_message(exc: ValidationError) -> tuple[str, str]:
+    """``(field, message)`` of the first error of a pydantic validation failure."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    loc = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-"))
+    msg = str(first["msg"])
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    if first["type"] == "missing":
+        msg = "missing (expected this field)"
+    elif first["type"] == "extra_forbidden":
+        msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
+    elif "input" in first and "(expected" not in msg:
+        shown = repr(first["input"])
+        msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
+    if len(errors) > 1:
+        msg += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    loc = loc if loc.isprintable() else loc.encode("unicode_escape").decode("ascii")
+    return (loc or "(record)"), msg
+
+
+def validate_record(
+    model: type[M], obj: Any, path: str | os.PathLike[str], line: int | None = None
+) -> M:
+    """``model.model_validate(obj)`` with a one-line ``FILE:LINE: field: message`` error."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        field, msg = validation_message(exc)
+        raise InputError(str(path), msg, line=line, field=field) from None
+
+
+def read_model(path: str | os.PathLike[str], model: type[M], what: str) -> M:
+    """Read a JSON file holding one ``model`` record; ``what`` names it in errors (e.g.
+    "a baseline written by `perturb baseline`")."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise InputError(str(path), f"expected a JSON object ({what})")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        field, msg = validation_message(exc)
+        raise InputError(str(path), f"{msg}; is this {what}?", field=field) from None
+
+
+def read_records(path: str | os.PathLike[str], model: type[M]) -> list[M]:
+    """Every line of a JSONL file of ``model`` records ([] when the file does not exist)."""
+    if not Path(path).exists():
+        return []
+    return [validate_record(model, obj, path, line) for line, obj in read_jsonl(path)]

@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from .errors import InputError
-from .jsonl import read_json
+from .jsonl import read_model
 from .models import RunManifest, Trial
 
 OUTCOME_CODES = {"passed": 0, "wrong": 1, "errored": 2}
@@ -243,16 +243,7 @@ def read_manifest(run_dir: Path) -> RunManifest:
         raise InputError(
             str(run_dir), "not a run directory (expected runs/<id>/ written by `perturb run`)"
         )
-    data = read_json(path)
-    try:
-        return RunManifest.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(part) for part in first["loc"]) or None
-        raise InputError(
-            str(path), f"{first['msg']} (expected a run manifest written by `perturb run`)",
-            field=loc,
-        ) from None
+    return read_model(path, RunManifest, "a run manifest written by `perturb run`")
 
 
 def read_run(

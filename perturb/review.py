@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from .errors import InputError, ReviewError, UsageError
-from .fixture_io import KIND_ORDER, SuitePaths, find_suite, validate_record
-from .jsonl import Appender, iter_jsonl_lines
+from .fixture_io import KIND_ORDER, SuitePaths, find_suite
+from .jsonl import Appender, iter_jsonl_lines, validate_record
 from .models import PERTURBATION_CLASSES, Candidate, Decision, SampleRule, Screen, Task
 from .review_lock import ReviewLock, utc_now
 from .tasks import load_tasks, task_hash

@@ -19,12 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from ._version import __version__
 from .errors import ConfigError, InputError, UsageError
 from .hashing import canonical_json, content_hash
-from .jsonl import read_json, write_atomic
+from .jsonl import read_model, write_atomic
 from .models import RunManifest
 
 CONFIG_FIELDS = (
@@ -100,15 +98,7 @@ def versions() -> dict[str, str]:
 
 def read_manifest(path: Path) -> RunManifest:
     """Load a run manifest with ``FILE: field:`` errors."""
-    data = read_json(path)
-    try:
-        return RunManifest.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(p) for p in first["loc"]) or None
-        raise InputError(
-            str(path), f"{first['msg']} (expected the manifest `perturb run` writes)", field=loc
-        ) from None
+    return read_model(path, RunManifest, "the manifest `perturb run` writes")
 
 
 def redact(text: str, secrets: list[str]) -> str:

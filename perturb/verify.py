@@ -28,10 +28,9 @@ from .fixture_io import (
     lock_path_for,
     pending_path,
     render_fixture_line,
-    validate_record,
 )
 from .hashing import content_hash
-from .jsonl import read_bytes
+from .jsonl import read_bytes, validate_record
 from .models import CANONICAL, FixtureEntry, Lock
 from .tasks import load_tasks, suite_name, task_hash
 

@@ -267,8 +267,8 @@ def test_bad_baseline_file_exits_2(tmp_path: Path) -> None:
     result = gate(tmp_path, "x", BASE, bad)
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {bad}: perturb_version: Field required (expected a baseline written by "
-        "`perturb baseline`)\n"
+        f"error: {bad}: perturb_version: missing (expected this field) (and 6 more problems); "
+        "is this a baseline written by `perturb baseline`?\n"
     )
     bad.write_text("{")
     result = gate(tmp_path, "y", BASE, bad)

@@ -159,7 +159,7 @@ def test_rerun_keeps_decisions_and_never_reproposes_rejected(tmp_path: Path) -> 
         _decision(1, "reject", rejected.id), _decision(2, "accept", accepted.id),
         _decision(3, "reject", undone.id), _decision(4, "undo", undoes=3), _decision(5, "skip", first[-1].id),
     ])
-    assert live_decisions(review / "journal.jsonl") == {rejected.id: "reject", accepted.id: "accept"}
+    assert live_decisions(review / "journal.jsonl", read_candidates(review)) == {rejected.id: "reject", accepted.id: "accept"}
     result = generate(path, GenerateOptions(**options))  # type: ignore[arg-type]
     second = read_candidates(review)
     ids = {c.id for c in second}
