@@ -1,10 +1,13 @@
-"""From per-variant counts to the report's figures (seed 000's order of aggregation).
+"""From per-variant counts to the report's figures, aggregated per task first.
 
 Per (task, variant) first: mean success ``c/n``, pass@k and pass^k from the binomial
 estimators. Then a task's variants are averaged within a class. Then tasks are averaged with
-their declared weights. A class's delta against canonical uses matched tasks only (tasks
-with at least one variant of the class and a canonical prompt) with a paired task-level
-bootstrap interval. Errored trials count as failures; the figures without them are given too.
+their declared weights (never the other way round: raising a pooled mean to the k-th power
+erases the differences between tasks). Labels are per prompt first too: a task is flaky within
+a class only when one of its prompts is (:func:`perturb.figures.task_label`). A class's delta
+against canonical uses matched tasks only (tasks with at least one variant of the class and a
+canonical prompt) with a paired task-level bootstrap interval. Errored trials count as
+failures; the figures without them are given too.
 """
 
 from __future__ import annotations
@@ -16,13 +19,17 @@ from numpy.typing import NDArray
 
 from .errors import InputError, UsageError
 from .figures import (
+    LABELS,
     Analysis,
     ClassSummary,
     Delta,
     DriftRow,
     Interval,
+    Label,
     LevelRow,
     TaskRow,
+    prompt_label,
+    task_label,
 )
 from .metrics import (
     fisher_greater_pvalue,
@@ -36,14 +43,16 @@ from .results import RunData, Variant
 
 DEFAULT_KS = (1, 2, 5)
 CURVE_MIN = 8
-"""The pass^k curve runs to max(8, largest k) where n allows (seed 002: k = 1..8)."""
+"""The pass^k curve runs to max(8, largest k) where n allows: publishing k = 1..8, not only the
+k that flatters, shows how fast reliability decays."""
 DRIFT_P = 0.05
 """A variant is possible meaning drift when a one-sided Fisher test gives p below this."""
 WORST_TASKS = 5
 
 __all__ = [
-    "Analysis", "ClassSummary", "Delta", "DriftRow", "Interval", "LevelRow", "TaskRow",
-    "TaskTable", "analyze", "class_order", "matched", "per_task", "resolve_ks", "wmean",
+    "LABELS", "Analysis", "ClassSummary", "Delta", "DriftRow", "Interval", "Label", "LevelRow",
+    "TaskRow", "TaskTable", "analyze", "class_order", "matched", "per_task", "prompt_label",
+    "resolve_ks", "task_label", "wmean",
 ]
 
 
@@ -199,9 +208,15 @@ def _task_rows(
         pairs = np.unique(np.stack([rows_t[sel], data.trial_fingerprint[sel]]), axis=1)
         distinct = np.bincount(pairs[0], minlength=nt)
     sample: dict[int, str] = {}
+    prompt_labels: list[list[Label]] = [[] for _ in range(nt)]
+    always_failing: list[list[str]] = [[] for _ in range(nt)]
     for v, t in zip(members, vt.tolist(), strict=True):
         if v.wrong_sample is not None:
             sample.setdefault(t, v.wrong_sample)
+        label = prompt_label(v.n, v.passed)
+        prompt_labels[t].append(label)
+        if label == "stable-fail":
+            always_failing[t].append(v.variant_id)
     rows = []
     for t, task_id in enumerate(table.ids):
         n, c = int(sums["n"][t]), int(sums["passed"][t])
@@ -214,10 +229,11 @@ def _task_rows(
             pass_at={kk: float(table.pass_at[kk][t]) for kk in ks},
             pass_hat={kk: float(table.pass_hat[kk][t]) for kk in ks},
             worst_variant_mean=float(table.worst_mean[t]),
-            label="stable-pass" if c == n else "stable-fail" if c == 0 else "flaky",
+            label=task_label(prompt_labels[t]),
             consistently_wrong=consistent,
             wrong_output=sample.get(t) if consistent else None,
             latency_s=float(latency[t]),
+            always_failing=sorted(always_failing[t]),
         ))
     return rows
 
@@ -245,7 +261,7 @@ def _class_summary(
         pass_hat={kk: wmean(table.pass_hat[kk], w) for kk in ks},
         curve=curve, delta=None,
         stable_pass=labels.count("stable-pass"), flaky=labels.count("flaky"),
-        stable_fail=labels.count("stable-fail"),
+        brittle=labels.count("brittle"), stable_fail=labels.count("stable-fail"),
         consistently_wrong=sum(r.consistently_wrong for r in rows),
         errored=int(e.sum()), errored_share=float(e.sum() / n.sum()),
         excl_errored_tasks=excl_tasks, excl_errored_mean=excl_mean,
@@ -375,7 +391,8 @@ def _warnings(a: Analysis) -> list[str]:
         which = ", ".join(f"k={kk} (4k={4 * kk})" for kk in low)
         out.append(
             f"n={a.n_min} trials per prompt is below 4k for {which}: figures at those k have "
-            "little resolution (seed 002: run n >= 4 x the largest k)"
+            "little resolution (pass^k = C(c, k) / C(n, k) takes only n - k + 2 values per "
+            f"prompt, just 0 or 1 at k = n); run n >= 4 x the largest k, here n >= {4 * max(low)}"
         )
     errored = sum(c.errored for c in a.classes)
     if errored:

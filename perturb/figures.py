@@ -5,9 +5,37 @@ Built by :func:`perturb.aggregate.analyze`; rendered by :mod:`perturb.report_for
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Literal
 
 from .results import RunData
+
+Label = Literal["stable-pass", "flaky", "brittle", "stable-fail"]
+LABELS: tuple[Label, ...] = ("stable-pass", "flaky", "brittle", "stable-fail")
+"""Every label, in report order."""
+
+
+def prompt_label(n: int, passed: int) -> Label:
+    """One prompt (task, variant) over its n trials: ``stable-pass`` (c = n), ``flaky``
+    (0 < c < n) or ``stable-fail`` (c = 0). Flakiness is a property of a prompt."""
+    return "stable-pass" if passed == n else "stable-fail" if passed == 0 else "flaky"
+
+
+def task_label(prompt_labels: Iterable[Label]) -> Label:
+    """A task within a class, from its prompts' labels: ``flaky`` if any prompt is flaky;
+    ``stable-pass`` if every prompt passed every trial; ``stable-fail`` if every prompt failed
+    every trial; otherwise ``brittle`` (some prompts always pass, others always fail: the
+    perturbation breaks the task deterministically -- a robustness finding, not flakiness)."""
+    seen = set(prompt_labels)
+    if "flaky" in seen:
+        return "flaky"
+    if seen == {"stable-pass"}:
+        return "stable-pass"
+    if seen == {"stable-fail"}:
+        return "stable-fail"
+    assert seen, "a task has at least one prompt"
+    return "brittle"
 
 
 @dataclass
@@ -62,13 +90,17 @@ class TaskRow:
     pass_at: dict[int, float]
     pass_hat: dict[int, float]
     worst_variant_mean: float
-    label: str
-    """``stable-pass`` (all trials passed), ``stable-fail`` (none), ``flaky`` (0 < c < n)."""
+    label: Label
+    """:func:`task_label` of the task's prompts in the class: ``stable-pass``, ``flaky`` (some
+    prompt passed sometimes and failed sometimes), ``brittle`` (every prompt deterministic,
+    some always failing) or ``stable-fail``."""
     consistently_wrong: bool
     """At least two wrong trials and all of them gave the same output."""
     wrong_output: str | None
     latency_s: float = 0.0
     """Total agent wall time of the trials (the JUnit testcase time)."""
+    always_failing: list[str] = field(default_factory=list)
+    """Ids of the task's prompts in the class that failed every trial (sorted)."""
 
     @property
     def all_passed(self) -> bool:
@@ -92,6 +124,9 @@ class ClassSummary:
     delta: Delta | None
     stable_pass: int
     flaky: int
+    """Tasks with at least one flaky prompt (0 < c < n)."""
+    brittle: int
+    """Tasks whose prompts are each deterministic, some always passing, some always failing."""
     stable_fail: int
     consistently_wrong: int
     errored: int

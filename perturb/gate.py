@@ -1,17 +1,23 @@
 """``perturb baseline`` and ``perturb gate``: gate on the metric against a committed baseline,
-never on a single run (seed 003).
+never on a single run (one run's labels and figures move with sampling noise).
 
 The baseline records, per class, mean success and pass^k at a stated k, every task's label
-(stable-pass / flaky / stable-fail) and every prompt's trial counts. The gate recomputes the
-baseline's figures on the tasks the run shares with it (matched tasks) and fails, naming each
-one, on:
+(stable-pass / flaky / brittle / stable-fail, :func:`perturb.figures.task_label`) and every
+prompt's trial counts. The gate recomputes the baseline's figures on the tasks the run shares
+with it (matched tasks) and fails, naming each one, on:
 
 * a regression: a class's mean or pass^k more than ``tolerance`` below the baseline
   (``--noise-aware``: only when the whole paired bootstrap interval of the change lies below
   ``-tolerance``);
-* a newly flaky task (stable-pass before, flaky now) or a newly failing one (stable-pass or
-  flaky before, stable-fail now) -- reported as notes in noise-aware mode;
-* with ``--require X``: any task whose pass^k (or pass@k) is below X (seed 004).
+* a newly flaky task (stable-pass before, flaky now); a newly brittle one (stable-pass or flaky
+  before, brittle now, with a prompt failing every trial that did not fail every trial in the
+  baseline); a newly failing one (stable-pass, flaky or brittle before, stable-fail now) --
+  reported as notes in noise-aware mode;
+* with ``--require X``: any task whose pass^k (or pass@k) is below X.
+
+The baseline's labels are recomputed from its per-prompt counts when it has them (so a
+baseline written before labels were per prompt is read with today's rule), else taken as
+written.
 """
 
 from __future__ import annotations
@@ -23,14 +29,24 @@ from typing import Literal
 import numpy as np
 
 from ._version import __version__
-from .aggregate import TaskTable, class_order, matched, per_task, resolve_ks, wmean
+from .aggregate import (
+    Label,
+    TaskTable,
+    class_order,
+    matched,
+    per_task,
+    prompt_label,
+    resolve_ks,
+    task_label,
+    wmean,
+)
+from .config import VARIANT_KINDS
 from .errors import GateFailed, InputError, UsageError
 from .jsonl import read_model, write_json_atomic
 from .metrics import paired_bootstrap, stream_seed
 from .models import Baseline, BaselineVariant, ClassFigures
 from .results import RunData, Variant, read_run
 
-Label = Literal["stable-pass", "flaky", "stable-fail"]
 RequireMetric = Literal["pass^k", "pass@k"]
 EPS = 1e-9
 """Float slack so a change exactly at the tolerance is not a regression."""
@@ -45,8 +61,12 @@ class GateResult:
     summary: str
 
 
-def _label(n: int, passed: int) -> Label:
-    return "stable-pass" if passed == n else "stable-fail" if passed == 0 else "flaky"
+def _task_labels(variants: list[Variant]) -> dict[str, Label]:
+    """``task/kind`` -> the task's label in the class, from its prompts' labels."""
+    labels: dict[str, list[Label]] = {}
+    for v in variants:
+        labels.setdefault(f"{v.task_id}/{v.kind}", []).append(prompt_label(v.n, v.passed))
+    return {key: task_label(found) for key, found in labels.items()}
 
 
 def _task_counts(variants: list[Variant]) -> dict[str, tuple[int, int, int, int]]:
@@ -83,8 +103,7 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
             mean=round(wmean(table.mean, table.weights), 6),
             pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
         )
-    counts = sorted(_task_counts(data.variants).items())
-    labels = {key: _label(n, c) for key, (n, c, _, _) in counts}
+    labels = dict(sorted(_task_labels(data.variants).items()))
     return Baseline(
         perturb_version=__version__, suite=data.manifest.suite, run_id=data.manifest.run_id,
         k=k, trials=data.manifest.trials, classes=classes, task_labels=labels,
@@ -108,8 +127,55 @@ def write_baseline(run_dir: str | Path, out: str | Path, k: int | None = None) -
 
 
 def load_baseline(path: str | Path) -> Baseline:
-    """Read a baseline file (InputError naming the field when malformed)."""
-    return read_model(path, Baseline, "a baseline written by `perturb baseline`")
+    """Read a baseline file (InputError naming the field when malformed or inconsistent)."""
+    baseline = read_model(path, Baseline, "a baseline written by `perturb baseline`")
+    problem = _inconsistency(baseline)
+    if problem is not None:
+        raise InputError(str(path), problem[1], field=problem[0])
+    return baseline
+
+
+_KINDS_TEXT = ", ".join(VARIANT_KINDS[:-1]) + f" or {VARIANT_KINDS[-1]}"
+
+
+def _inconsistency(baseline: Baseline) -> tuple[str, str] | None:
+    """``(field, message)`` for what the schema cannot see: unknown classes, counts above n,
+    a prompt listed twice, one task with two weights, k above the baseline's own n."""
+    for kind in baseline.classes:
+        if kind not in VARIANT_KINDS:
+            return f"classes.{kind}", f"unknown class {kind!r} (expected {_KINDS_TEXT})"
+    for key in baseline.task_labels:
+        kind = key.rpartition("/")[2]
+        if kind not in VARIANT_KINDS:
+            return f"task_labels.{key}", (
+                f"unknown class {kind!r} (expected '<task id>/<class>' with class {_KINDS_TEXT})"
+            )
+    first: dict[str, int] = {}
+    weights: dict[str, float] = {}
+    for i, v in enumerate(baseline.variants):
+        if v.passed + v.wrong + v.errored > v.n:
+            return f"variants.{i}", (
+                f"passed {v.passed} + wrong {v.wrong} + errored {v.errored} exceeds n {v.n} "
+                "(expected counts that add up to at most n)"
+            )
+        if v.variant_id in first:
+            return f"variants.{i}.variant_id", (
+                f"duplicate {v.variant_id!r} (first at variants.{first[v.variant_id]}; expected "
+                "each prompt once)"
+            )
+        first[v.variant_id] = i
+        if weights.setdefault(v.task_id, v.weight) != v.weight:
+            return f"variants.{i}.weight", (
+                f"{v.weight} differs from {weights[v.task_id]} for task {v.task_id!r} (expected "
+                "one weight per task)"
+            )
+    if baseline.variants and baseline.k > min(v.n for v in baseline.variants):
+        return "k", (
+            f"{baseline.k} exceeds the smallest n of the baseline's variants "
+            f"({min(v.n for v in baseline.variants)}) (expected k <= n; take the baseline again "
+            "with `perturb baseline --k`)"
+        )
+    return None
 
 
 def _fmt(v: float) -> str:
@@ -192,11 +258,11 @@ def check_gate(
         regressions += found
     for kind in class_order(set(cur_kinds) - set(baseline.classes)):
         lines.append(f"note: class {kind} is new in this run (no baseline figures)")
-    flaky_n, failing_n = _labels(data, baseline, noise_aware, lines)
+    flaky_n, brittle_n, failing_n = _labels(data, baseline, noise_aware, lines)
     below = _require(data, k, require, metric, lines) if require is not None else 0
     parts = []
     for count, what in ((regressions, "regression"), (flaky_n, "newly flaky task"),
-                        (failing_n, "newly failing task")):
+                        (brittle_n, "newly brittle task"), (failing_n, "newly failing task")):
         if count:
             parts.append(f"{count} {what}{'s' if count > 1 else ''}")
     if below:
@@ -279,25 +345,50 @@ def _counts_text(n: int, c: int, w: int, e: int) -> str:
     return f"{c}/{n} passed ({w} wrong, {e} errored)"
 
 
+def _baseline_labels(baseline: Baseline) -> dict[str, str]:
+    """The baseline's task labels: recomputed from its per-prompt counts where it has them
+    (the current per-prompt rule), else as written in ``task_labels``."""
+    labels: dict[str, str] = dict(baseline.task_labels)
+    found: dict[str, list[Label]] = {}
+    for b in baseline.variants:
+        found.setdefault(f"{b.task_id}/{b.perturbation}", []).append(prompt_label(b.n, b.passed))
+    labels.update({key: task_label(prompts) for key, prompts in found.items()})
+    return labels
+
+
 def _labels(
     data: RunData, baseline: Baseline, noise_aware: bool, lines: list[str]
-) -> tuple[int, int]:
-    flaky = failing = 0
+) -> tuple[int, int, int]:
+    """Label changes against the baseline: (newly flaky, newly brittle, newly failing)."""
+    flaky = brittle = failing = 0
     prefix = "note: " if noise_aware else ""
+    base = _baseline_labels(baseline)
+    base_failing = {b.variant_id for b in baseline.variants if b.passed == 0}
+    now_labels = _task_labels(data.variants)
+    now_failing: dict[str, list[str]] = {}
+    for v in data.variants:
+        if v.passed == 0:
+            now_failing.setdefault(f"{v.task_id}/{v.kind}", []).append(v.variant_id)
     for key, (n, c, w, e) in sorted(_task_counts(data.variants).items()):
-        before = baseline.task_labels.get(key)
-        now = _label(n, c)
+        before = base.get(key)
+        now = now_labels[key]
+        new_fail = sorted(set(now_failing.get(key, [])) - base_failing)
         if before == "stable-pass" and now == "flaky":
             flaky += 1
             lines.append(f"{prefix}newly flaky: {key}: baseline stable-pass, now "
                          f"{_counts_text(n, c, w, e)}")
-        elif before in ("stable-pass", "flaky") and now == "stable-fail":
+        elif before in ("stable-pass", "flaky") and now == "brittle" and new_fail:
+            brittle += 1
+            lines.append(f"{prefix}newly brittle: {key}: baseline {before}, now "
+                         f"{_counts_text(n, c, w, e)}; failing every trial: "
+                         f"{', '.join(new_fail)}")
+        elif before in ("stable-pass", "flaky", "brittle") and now == "stable-fail":
             failing += 1
             lines.append(f"{prefix}newly failing: {key}: baseline {before}, now "
                          f"{_counts_text(n, c, w, e)}")
     if noise_aware:
-        return 0, 0
-    return flaky, failing
+        return 0, 0, 0
+    return flaky, brittle, failing
 
 
 def _require(data: RunData, k: int, require: float, metric: str, lines: list[str]) -> int:

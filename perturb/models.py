@@ -529,8 +529,10 @@ class Baseline(Record):
     """n of that run."""
     classes: dict[str, ClassFigures]
     """Per variant kind (``canonical`` and each class)."""
-    task_labels: dict[str, Literal["stable-pass", "flaky", "stable-fail"]]
-    """``<task_id>/<kind>`` -> label at baseline time."""
+    task_labels: dict[str, Literal["stable-pass", "flaky", "brittle", "stable-fail"]]
+    """``<task_id>/<kind>`` -> label at baseline time (``perturb.figures.task_label``: flaky if
+    a prompt of the task is flaky, brittle if every prompt is deterministic but some always
+    fail)."""
     variants: list[BaselineVariant] = Field(default_factory=list)
     """Optional per-prompt counts (written by ``perturb baseline``). With them the gate
     compares on matched tasks only, at any k, and supports ``--noise-aware``; without them

@@ -7,7 +7,11 @@
   character sits in a word with Latin letters (so a Russian prompt is not all flagged).
 * The diff between the canonical prompt and the candidate is character-level for ``typo`` and
   word-level for the other classes, written ``[-removed-]{+added+}`` so it reads without color
-  too (and styled red/green in a terminal).
+  too (and styled red/green in a terminal). The character-level diff first matches whole words,
+  then aligns the characters of each changed stretch with the fewest edits (substitution,
+  insertion, deletion, or two adjacent characters swapped), so every changed letter reads as
+  its own change: ``bOoK`` against ``book`` is ``b[-o-]{+O+}o[-k-]{+K+}``, a swap is
+  ``fli[-gh-]{+hg+}t``, a doubled letter ``fli{+i+}ght``.
 
 Pure functions returning :class:`rich.text.Text`; no terminal I/O here.
 """
@@ -135,17 +139,101 @@ def visible(text: str, style: str = "", *, latin: bool | None = None) -> Text:
 
 
 _WORD_TOKENS = re.compile(r"\w+|\s+|[^\w\s]")
+ALIGN_MAX_CELLS = 250_000
+"""Above this many cells (len(old) x len(new)) a changed stretch is diffed by
+:class:`difflib.SequenceMatcher` instead of the exact alignment."""
+
+Op = tuple[str, str, str]
 
 
-def diff_ops(a: str, b: str, *, char_level: bool) -> list[tuple[str, str, str]]:
-    """``(op, old, new)`` segments turning ``a`` into ``b``; op is equal/delete/insert/replace."""
-    sa = list(a) if char_level else _WORD_TOKENS.findall(a)
-    sb = list(b) if char_level else _WORD_TOKENS.findall(b)
-    matcher = difflib.SequenceMatcher(None, sa, sb, autojunk=False)
+def align_chars(a: str, b: str) -> list[Op]:
+    """The cheapest edit script turning ``a`` into ``b`` (restricted Damerau-Levenshtein: each
+    substitution, insertion, deletion or swap of two adjacent characters costs 1), as
+    ``(op, old, new)`` steps of one character (two for a swap). Among equally cheap scripts the
+    one with insertions and deletions as late as possible is chosen (``fli{+i+}ght``, not
+    ``fl{+i+}ight``)."""
+    n, m = len(a), len(b)
+    d = [[0] * (m + 1) for _ in range(n + 1)]
+    for i in range(n + 1):
+        d[i][0] = i
+    for j in range(m + 1):
+        d[0][j] = j
+    for i in range(1, n + 1):
+        row, up, ai = d[i], d[i - 1], a[i - 1]
+        for j in range(1, m + 1):
+            best = min(up[j] + 1, row[j - 1] + 1, up[j - 1] + (ai != b[j - 1]))
+            if (i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == b[j - 1]
+                    and ai != a[i - 2]):
+                best = min(best, d[i - 2][j - 2] + 1)
+            row[j] = best
+    steps: list[Op] = []
+    i, j = n, m
+    while i or j:
+        here = d[i][j]
+        if i and here == d[i - 1][j] + 1:
+            steps.append(("delete", a[i - 1], ""))
+            i -= 1
+        elif j and here == d[i][j - 1] + 1:
+            steps.append(("insert", "", b[j - 1]))
+            j -= 1
+        elif i and j and a[i - 1] == b[j - 1] and here == d[i - 1][j - 1]:
+            steps.append(("equal", a[i - 1], b[j - 1]))
+            i, j = i - 1, j - 1
+        elif (i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]
+              and here == d[i - 2][j - 2] + 1):
+            steps.append(("replace", a[i - 2 : i], b[j - 2 : j]))
+            i, j = i - 2, j - 2
+        else:
+            steps.append(("replace", a[i - 1], b[j - 1]))
+            i, j = i - 1, j - 1
+    steps.reverse()
+    return steps
+
+
+def _merge(steps: list[Op]) -> list[Op]:
+    """Adjacent steps joined: equal runs into one, changes between two equal runs into one
+    ``replace`` (or ``delete`` / ``insert`` when only one side has text)."""
+    out: list[Op] = []
+    for op, old, new in steps:
+        kind = "equal" if op == "equal" else "change"
+        if out and (out[-1][0] == "equal") == (kind == "equal"):
+            prev = out[-1]
+            out[-1] = (prev[0], prev[1] + old, prev[2] + new)
+        else:
+            out.append((op, old, new))
     return [
+        (op if op == "equal" else "replace" if old and new else "delete" if old else "insert",
+         old, new)
+        for op, old, new in out
+    ]
+
+
+def diff_ops(a: str, b: str, *, char_level: bool) -> list[Op]:
+    """``(op, old, new)`` segments turning ``a`` into ``b``; op is equal/delete/insert/replace.
+
+    Word-level: tokens (words, runs of space, single punctuation) matched by
+    :class:`difflib.SequenceMatcher`. Character-level: the same word match, then each changed
+    stretch aligned character by character with :func:`align_chars`, so each changed letter
+    is its own segment between the unchanged ones."""
+    sa, sb = _WORD_TOKENS.findall(a), _WORD_TOKENS.findall(b)
+    matcher = difflib.SequenceMatcher(None, sa, sb, autojunk=False)
+    words: list[Op] = [
         (op, "".join(sa[i1:i2]), "".join(sb[j1:j2]))
         for op, i1, i2, j1, j2 in matcher.get_opcodes()
     ]
+    if not char_level:
+        return words
+    steps: list[Op] = []
+    for op, old, new in words:
+        if op != "replace":
+            steps.append((op, old, new))
+        elif len(old) * len(new) <= ALIGN_MAX_CELLS:
+            steps.extend(align_chars(old, new))
+        else:
+            chars = difflib.SequenceMatcher(None, old, new, autojunk=False)
+            steps.extend((o, old[i1:i2], new[j1:j2])
+                         for o, i1, i2, j1, j2 in chars.get_opcodes())
+    return _merge(steps)
 
 
 def render_diff(canonical: str, candidate: str, *, char_level: bool) -> Text:

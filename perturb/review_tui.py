@@ -6,13 +6,15 @@ and again), ``p`` provenance, ``?`` help, ``q`` quit. Keys are read one at a tim
 terminal in raw input mode (``termios``; output processing stays on). Every decision is
 appended to the journal and fsynced *before* the next candidate is drawn, so quitting, Ctrl-C
 or a kill loses at most the candidate on screen; the next ``perturb review`` resumes at the
-first undecided candidate. The review lock is held for the whole session.
+first undecided candidate. The review lock is held for the whole session. When the terminal
+is resized (``SIGWINCH``) while a key is awaited, the screen is drawn again at the new width.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shlex
 import signal
 import subprocess
@@ -47,27 +49,74 @@ HELP = [
 KEYS_LINE = "a accept · r reject · e edit · s skip · u undo · p provenance · ? help · q quit"
 
 
+DECIDED = ("accepted", "edited", "rejected")
+"""The statuses that count as decided (a skip is not a decision)."""
+SESSION_KINDS = {"accept": "accepted", "edit": "edited", "reject": "rejected"}
+
+
+def session_summary(actions: Counter[str]) -> str:
+    """What one session recorded, by kind: ``2 decisions (1 accepted, 1 rejected), 5 skipped,
+    2 undone; all saved`` (``nothing recorded`` when empty). ``actions`` counts journal
+    actions (accept, edit, reject, skip, undo)."""
+    n = sum(actions[a] for a in SESSION_KINDS)
+    parts = []
+    if n:
+        kinds = ", ".join(f"{actions[a]} {what}" for a, what in SESSION_KINDS.items()
+                          if actions[a])
+        parts.append(f"{n} decision{'s' if n != 1 else ''} ({kinds})")
+    if actions["skip"]:
+        parts.append(f"{actions['skip']} skipped")
+    if actions["undo"]:
+        parts.append(f"{actions['undo']} undone")
+    if not parts:
+        return "nothing recorded this session"
+    return ", ".join(parts) + "; all saved"
+
+
+def command_line(
+    verb: str, suite: str, root: Path, options: list[tuple[str, object]] | None = None
+) -> str:
+    """``perturb VERB SUITE [--option value]... [--root DIR]`` with every argument
+    shell-quoted; options whose value is None are left out, and so is ``--root`` when ``root``
+    is the current directory."""
+    args = ["perturb", verb, suite]
+    for flag, value in options or []:
+        if value is not None:
+            args += [flag, str(value)]
+    try:
+        here = root.resolve() == Path.cwd().resolve()
+    except OSError:
+        here = False
+    if not here:
+        args += ["--root", str(root)]
+    return " ".join(shlex.quote(a) for a in args)
+
+
 @dataclass
 class ReviewOutcome:
     """How a session ended, for the CLI's closing line."""
 
     suite: str
     journal: Path
-    decided_now: int
+    actions: Counter[str]
+    """Journal actions recorded this session (accept, edit, reject, skip, undo)."""
     counts: Counter[str]
+    """Status of every candidate of the selection at the end."""
     finished: bool
+    resume: str
+    """The command that resumes this session (same suite, selection, reviewer and root)."""
+    next_step: str
+    """The command to run once the selection is decided (``perturb freeze ...``)."""
 
     def summary(self) -> str:
         parts = ", ".join(
             f"{self.counts[k]} {k}" for k in ("accepted", "edited", "rejected", "skipped",
                                                 "undecided") if self.counts[k]
         )
-        n = self.decided_now
-        head = f"{self.journal}: {n} decision{'s' if n != 1 else ''} saved this session"
-        head += f"; selection: {parts or 'empty'}."
+        head = f"{self.journal}: {session_summary(self.actions)}. Selection: {parts or 'empty'}."
         if self.counts["undecided"] or self.counts["skipped"]:
-            return head + f" Resume with `perturb review {self.suite}`."
-        return head + f" Next: `perturb freeze {self.suite}`."
+            return head + f" Resume with `{self.resume}`."
+        return head + f" Next: `{self.next_step}`."
 
 
 def screen_edited(ctx: ReviewContext, cand: Candidate, text: str) -> Screen:
@@ -94,7 +143,8 @@ class ReviewUI:
         self.skipped_now: set[str] = set()
         self.show_prov = False
         self.message = ""
-        self.decided_now = 0
+        self.actions: Counter[str] = Counter()
+        """Journal actions recorded in this session, by action."""
 
     # ---------------------------------------------------------------- navigation
 
@@ -131,11 +181,14 @@ class ReviewUI:
         ))
         counts = self.counts()
         status = self.ctx.state.status(c)
-        decided = len(self.sel) - counts["undecided"]
+        decided = sum(counts[k] for k in DECIDED)
         sub = (
             f"{c.id} · level {c.level:g} · ε {c.epsilon:g} · {status} · "
-            f"{decided} of {len(self.sel)} decided · reviewer {self.rec.reviewer}"
+            f"{decided} of {len(self.sel)} decided"
         )
+        if counts["skipped"]:
+            sub += f" · {counts['skipped']} skipped"
+        sub += f" · reviewer {self.rec.reviewer}"
         if self.sample is not None:
             sub += f" · sample n={self.sample.n} seed={self.sample.seed}"
         con.print(Text(sub, style="dim"))
@@ -220,7 +273,7 @@ class ReviewUI:
 
     def _record(self, action: str, c: Candidate | None, **kw: Any) -> None:
         self.rec.record(action, c, mode=self.mode, sample=self.sample, **kw)
-        self.decided_now += 1
+        self.actions[action] += 1
 
     def run_editor(self, text: str) -> str | None:
         editor = os.environ.get("EDITOR") or os.environ.get("VISUAL") or "vi"
@@ -263,10 +316,12 @@ class ReviewUI:
                 self.message = "text unchanged; edit discarded (press a to accept it as generated)"
                 return
             screen = screen_edited(self.ctx, c, edited)
-            self.draw(i, (edited, screen))
-            self.console.print(Text("y keep the edit · e edit again · n discard", style="bold"))
-            key = self.term.read_key()
+            key = "resize"
             while key not in ("y", "e", "n", "esc", "q"):
+                if key == "resize":
+                    self.draw(i, (edited, screen))
+                    self.console.print(Text("y keep the edit · e edit again · n discard",
+                                            style="bold"))
                 key = self.term.read_key()
             if key == "y":
                 self._record("edit", c, text=edited, screen=screen)
@@ -294,16 +349,18 @@ class ReviewUI:
         while cur is not None:
             self.draw(cur)
             self.console.print(Text(KEYS_LINE, style="bold"))
-            if self.message:
-                self.console.print(Text(self.message, style="yellow"))
-                self.message = ""
+            shown, self.message = self.message, ""
+            if shown:
+                self.console.print(Text(shown, style="yellow"))
             try:
                 key = self.term.read_key()
             except EOFError:
                 return False
             c = self.sel[cur]
             stale = is_stale(c, self.ctx.tasks)
-            if key in ("a", "e") and stale:
+            if key == "resize":  # the window changed size: draw the same screen again
+                self.message = shown
+            elif key in ("a", "e") and stale:
                 self.message = "stale candidate: the task changed; reject it or regenerate"
             elif key == "a":
                 self._record("accept", c)
@@ -316,9 +373,9 @@ class ReviewUI:
                     self._record("reject", c, reason=reason or None)
                     cur = self.next_index(cur)
             elif key == "e":
-                before = self.decided_now
+                before = self.actions["edit"]
                 self.edit(cur)
-                if self.decided_now > before:
+                if self.actions["edit"] > before:
                     cur = self.next_index(cur)
             elif key == "s":
                 self._record("skip", c)
@@ -331,7 +388,8 @@ class ReviewUI:
                 self.show_prov = not self.show_prov
             elif key == "?":
                 self.draw_help()
-                self.term.read_key()
+                while self.term.read_key() == "resize":
+                    self.draw_help()
             elif key in ("q", "esc"):
                 return False
             elif key == "sequence":
@@ -339,6 +397,44 @@ class ReviewUI:
             else:
                 self.message = f"unknown key {key!r}; press ? for help"
         return True
+
+
+class ResizeAwareTerminal(Terminal):
+    """A :class:`Terminal` whose :meth:`read_key` also returns ``"resize"`` when the window
+    changes size while a key is awaited (``SIGWINCH``, through a self-pipe)."""
+
+    def __enter__(self) -> ResizeAwareTerminal:
+        super().__enter__()
+        try:
+            self._wake_r, self._wake_w = os.pipe()
+            os.set_blocking(self._wake_r, False)
+            os.set_blocking(self._wake_w, False)
+            self._old_winch = signal.signal(signal.SIGWINCH, self._on_winch)
+        except BaseException:
+            super().__exit__()  # restore the terminal's mode before giving up
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            signal.signal(signal.SIGWINCH, self._old_winch)
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+        finally:
+            super().__exit__(*exc)
+
+    def _on_winch(self, signum: int, frame: FrameType | None) -> None:
+        with contextlib.suppress(OSError):  # the pipe is full: a redraw is pending anyway
+            os.write(self._wake_w, b"w")
+
+    def read_key(self) -> str:
+        ready = select.select([self.fd, self._wake_r], [], [])[0]
+        if self._wake_r in ready:
+            with contextlib.suppress(BlockingIOError):
+                while os.read(self._wake_r, 64):
+                    pass
+            return "resize"
+        return super().read_key()
 
 
 def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
@@ -363,15 +459,20 @@ def run_review(
     who = resolve_reviewer(reviewer, root)
     rule = SampleRule(n=sample, seed=seed) if sample is not None and seed is not None else None
     con = console or Console(highlight=False)
+    resume = command_line("review", ctx.suite, root, [
+        ("--class", cls), ("--task", task), ("--sample", sample), ("--seed", seed),
+        ("--reviewer", reviewer),
+    ])
     handlers = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):
         handlers[sig] = signal.signal(sig, _raise_interrupt)
     try:
-        with Recorder(ctx, who, "perturb review") as rec, Terminal(sys.stdin.fileno()) as term:
+        with Recorder(ctx, who, "perturb review") as rec, \
+                ResizeAwareTerminal(sys.stdin.fileno()) as term:
             ui = ReviewUI(ctx, selection, rec, term, con, rule)
             finished = ui.loop()
-            return ReviewOutcome(ctx.suite, ctx.paths.journal, ui.decided_now, ui.counts(),
-                                 finished)
+            return ReviewOutcome(ctx.suite, ctx.paths.journal, ui.actions, ui.counts(),
+                                 finished, resume, command_line("freeze", ctx.suite, root))
     finally:
         for sig, old in handlers.items():
             signal.signal(sig, old)

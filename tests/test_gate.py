@@ -144,7 +144,7 @@ def test_require_names_each_task_below_the_threshold(tmp_path: Path, base_file: 
         "below --require 0.500: t4/paraphrase pass^2 0.000 (n=5: 0 passed, 5 wrong, 0 errored)",
     ]
     assert result.stderr.startswith("error: gate failed: 3 tasks below --require 0.500; run req")
-    # seed 004's recipe: pass@k instead
+    # the per-case recipe: pass@k instead
     result = gate(tmp_path, "req2", BASE, base_file, "--require", "0.5",
                   "--require-metric", "pass@k")
     assert result.exit_code == 1
@@ -292,3 +292,112 @@ def test_library_api(tmp_path: Path, base_file: Path) -> None:
         run_gate(run, base_file)
     assert exc.value.exit_code == 1
     assert exc.value.lines == result.lines
+
+
+# --------------------------------------------------------------------------- brittle tasks
+
+
+def typo_prompts(spec: dict[str, tuple[str, ...]]) -> list[Prompt]:
+    """Per task: its canonical outcomes, then one string per typo prompt (ids c-<task>-<i>)."""
+    out = []
+    for task, (canon, *typos) in spec.items():
+        out.append(Prompt(task, canon))
+        out += [Prompt(task, t, "typo", f"c-{task}-{i}", 0.1, 0.1) for i, t in enumerate(typos)]
+    return out
+
+
+def typo_gate(tmp_path: Path, base: dict[str, tuple[str, ...]], now: dict[str, tuple[str, ...]],
+              *args: str):  # noqa: ANN201 - returns click's Result
+    base_run = write_run(tmp_path / "runs", "base", typo_prompts(base))
+    base_file = tmp_path / "baseline.json"
+    made = runner.invoke(app, ["baseline", str(base_run), "-o", str(base_file), "--k", "2"])
+    assert made.exit_code == 0, made.stderr
+    run = write_run(tmp_path / "runs", "now", typo_prompts(now))
+    return runner.invoke(app, ["gate", str(run), "--baseline", str(base_file),
+                               "--tolerance", "1", *args])
+
+
+def test_baseline_labels_are_per_prompt_first(tmp_path: Path) -> None:
+    run = write_run(tmp_path, "base", typo_prompts({
+        "t1": ("PPPP", "PPPP", "WWWW"),  # each prompt deterministic, one always fails
+        "t2": ("PPPP", "PPPP", "PPWP"),  # one prompt flaky
+        "t3": ("PPPP", "WWWW", "WWWW"),
+        "t4": ("PPPP", "PPPP", "PPPP"),
+    }))
+    assert make_baseline(run, 2).task_labels == {
+        "t1/canonical": "stable-pass", "t1/typo": "brittle",  # 4/8 pooled, yet not flaky
+        "t2/canonical": "stable-pass", "t2/typo": "flaky",
+        "t3/canonical": "stable-pass", "t3/typo": "stable-fail",
+        "t4/canonical": "stable-pass", "t4/typo": "stable-pass",
+    }
+
+
+def test_a_newly_brittle_task_fails_the_gate_and_is_named(tmp_path: Path) -> None:
+    base = {"t1": ("PPPP", "PPPP", "PPPP"), "t2": ("PPPP", "PPPP", "PPPP")}
+    now = {"t1": ("PPPP", "PPPP", "WWWW"), "t2": ("PPPP", "PPPP", "PPPP")}
+    result = typo_gate(tmp_path, base, now)
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == (
+        "newly brittle: t1/typo: baseline stable-pass, now 4/8 passed (4 wrong, 0 errored); "
+        "failing every trial: t1/typo/c-t1-1"
+    )
+    assert result.stderr.startswith("error: gate failed: 1 newly brittle task; run now against")
+    aware = typo_gate(tmp_path / "aware", base, now, "--noise-aware")
+    assert aware.exit_code == 0, aware.stdout
+    assert aware.stdout.splitlines()[-2] == (
+        "note: newly brittle: t1/typo: baseline stable-pass, now 4/8 passed (4 wrong, "
+        "0 errored); failing every trial: t1/typo/c-t1-1"
+    )
+
+
+def test_flaky_to_brittle_fails_only_when_a_prompt_newly_fails_every_trial(
+    tmp_path: Path,
+) -> None:
+    # c-t1-0 was flaky and now always passes; c-t1-1 always failed then and now: no new break
+    base = {"t1": ("PPPP", "PPWW", "WWWW")}
+    better = typo_gate(tmp_path / "a", base, {"t1": ("PPPP", "PPPP", "WWWW")})
+    assert better.exit_code == 0, better.stdout
+    assert not [line for line in better.stdout.splitlines() if "newly" in line]
+    # c-t1-1 was flaky and now always fails: newly brittle
+    base = {"t1": ("PPPP", "PPPP", "PPWW")}
+    worse = typo_gate(tmp_path / "b", base, {"t1": ("PPPP", "PPPP", "WWWW")})
+    assert worse.exit_code == 1
+    assert worse.stdout.splitlines()[-1] == (
+        "newly brittle: t1/typo: baseline flaky, now 4/8 passed (4 wrong, 0 errored); "
+        "failing every trial: t1/typo/c-t1-1"
+    )
+
+
+def test_brittle_to_stable_fail_is_newly_failing(tmp_path: Path) -> None:
+    base = {"t1": ("PPPP", "PPPP", "WWWW")}
+    result = typo_gate(tmp_path, base, {"t1": ("PPPP", "WWWW", "WWWW")})
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == (
+        "newly failing: t1/typo: baseline brittle, now 0/8 passed (8 wrong, 0 errored)"
+    )
+    assert result.stderr.startswith("error: gate failed: 1 newly failing task; run now")
+
+
+def test_an_old_pooled_flaky_label_is_recomputed_from_the_counts(tmp_path: Path) -> None:
+    """A baseline written when labels pooled a task's prompts called this task flaky (4/8);
+    its per-prompt counts say brittle, so an unchanged run is no label change."""
+    spec = {"t1": ("PPPP", "PPPP", "WWWW")}
+    base_run = write_run(tmp_path / "runs", "base", typo_prompts(spec))
+    doc = make_baseline(base_run, 2).model_dump(mode="json")
+    doc["task_labels"]["t1/typo"] = "flaky"
+    base_file = tmp_path / "baseline.json"
+    base_file.write_text(json.dumps(doc))
+    run = write_run(tmp_path / "runs", "now", typo_prompts({"t1": ("PPPP", "WWWW", "WWWW")}))
+    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file),
+                                 "--tolerance", "1"])
+    assert result.stdout.splitlines()[-1] == (
+        "newly failing: t1/typo: baseline brittle, now 0/8 passed (8 wrong, 0 errored)"
+    )
+    # without per-prompt counts the written label is all there is
+    doc["variants"] = []
+    base_file.write_text(json.dumps(doc))
+    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file),
+                                 "--tolerance", "1"])
+    assert result.stdout.splitlines()[-1] == (
+        "newly failing: t1/typo: baseline flaky, now 0/8 passed (8 wrong, 0 errored)"
+    )

@@ -97,7 +97,8 @@ def test_figures_of_the_demo_run(demo_run: Path) -> None:
     assert (canon.n_min, canon.n_max) == (5, 5)
     assert a.warnings[0] == (
         "n=5 trials per prompt is below 4k for k=2 (4k=8), k=5 (4k=20): figures at those k "
-        "have little resolution (seed 002: run n >= 4 x the largest k)"
+        "have little resolution (pass^k = C(c, k) / C(n, k) takes only n - k + 2 values per "
+        "prompt, just 0 or 1 at k = n); run n >= 4 x the largest k, here n >= 20"
     )
     # per task view
     t3 = next(r for r in a.tasks if (r.task_id, r.kind) == ("t3", "canonical"))
@@ -404,3 +405,117 @@ def test_long_reports_are_capped_in_text_and_markdown(
     assert "<details><summary>Per task: the 10 weakest of 90 rows</summary>" in md
     assert "_80 more rows are in the JSON and HTML reports._" in md
     assert md.count("| no | flaky |") == 10 + 5  # the per-task rows and the 5 worst tasks
+
+
+# --------------------------------------------------------------------------- brittle vs flaky
+
+
+def brittle_run(tmp_path: Path) -> Path:
+    """Canonical prompts all pass; typo prompts per task: t1 one always passes, one always
+    fails (brittle; pooled 4/8 would read as flaky); t2 one flaky prompt (flaky); t3 both fail
+    (stable-fail); t4 both pass (stable-pass); t5 one passes, one always errors (brittle)."""
+    typos = {"t1": ("PPPP", "WWWW"), "t2": ("PPPP", "PPWP"), "t3": ("WWWW", "WWWW"),
+             "t4": ("PPPP", "PPPP"), "t5": ("PPPP", "EEEE")}
+    prompts = [Prompt(t, "PPPP") for t in typos]
+    for task, outs in typos.items():
+        prompts += [Prompt(task, o, "typo", f"c-{task}{'ab'[i]}", 0.1, 0.1)
+                    for i, o in enumerate(outs)]
+    return write_run(tmp_path, "brittle", prompts)
+
+
+def test_labels_are_per_prompt_and_brittle_is_not_flaky(tmp_path: Path) -> None:
+    a = analyze(read_run(brittle_run(tmp_path)), [1, 2], bootstrap=50)
+    canon, typo = a.classes
+    assert (canon.stable_pass, canon.flaky, canon.brittle, canon.stable_fail) == (5, 0, 0, 0)
+    assert (typo.stable_pass, typo.flaky, typo.brittle, typo.stable_fail) == (1, 1, 2, 1)
+    rows = {r.task_id: r for r in a.tasks if r.kind == "typo"}
+    assert {t: r.label for t, r in rows.items()} == {
+        "t1": "brittle", "t2": "flaky", "t3": "stable-fail", "t4": "stable-pass", "t5": "brittle",
+    }
+    assert (rows["t1"].passed, rows["t1"].n, rows["t1"].always_failing) == (
+        4, 8, ["t1/typo/c-t1b"])
+    assert rows["t3"].always_failing == ["t3/typo/c-t3a", "t3/typo/c-t3b"]
+    assert rows["t2"].always_failing == []
+
+
+def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
+    from perturb.report_formats.html import render_html
+    from perturb.report_formats.json_format import to_dict
+    from perturb.report_formats.junit import render_junit
+    from perturb.report_formats.markdown import render_markdown
+    from perturb.report_formats.text import render_text
+
+    a = analyze(read_run(brittle_run(tmp_path)), [1, 2], bootstrap=50)
+    # text: the scorecard's flaky and brittle columns, and the brittle list
+    lines = render_text(a).splitlines()
+    head = next(line for line in lines if line.startswith("class") and "brittle" in line)
+    assert head.split()[-3:] == ["flaky", "brittle", "errored"]
+    typo_row = next(line for line in lines if line.startswith("typo "))
+    assert typo_row.split()[-3:] == ["1/5", "2/5", "10.0%"]
+    start = lines.index(
+        "brittle: some prompts of the task fail every trial, the others pass every trial")
+    assert [line.split() for line in lines[start + 3 : start + 5]] == [
+        ["t1", "typo", "4/8", "1", "of", "2:", "c-t1b"],
+        ["t5", "typo", "4/8", "1", "of", "2:", "c-t5b"],
+    ]
+    # JSON
+    data = to_dict(a)
+    assert data["classes"][1]["labels"] == {
+        "stable-pass": 1, "flaky": 1, "brittle": 2, "stable-fail": 1}
+    t1 = next(t for t in data["tasks"] if (t["task_id"], t["class"]) == ("t1", "typo"))
+    assert (t1["label"], t1["always_failing"]) == ("brittle", ["t1/typo/c-t1b"])
+    assert "otherwise brittle" in data["definitions"]["label"]
+    # Markdown
+    md = render_markdown(a)
+    assert "| matched | flaky | brittle | errored |" in md
+    assert "| 5 | 1/5 | 2/5 | 10.0% |" in md
+    assert "**Flaky** (1): `t2/typo` 7/8" in md
+    assert ("**Brittle** (2; prompts that fail every trial): `t1/typo` 1 of 2, `t5/typo` 1 of 2"
+            in md)
+    # JUnit: brittle is a failure of its own type; flaky keeps the flaky marker
+    root = ET.fromstring(render_junit(a))
+    suite = root.find("./testsuite[@name='demo.typo']")
+    assert suite is not None
+    assert (suite.get("tests"), suite.get("failures"), suite.get("errors")) == ("5", "3", "1")
+    suite_props = {p.get("name"): p.get("value") for p in suite.findall("./properties/property")}
+    assert (suite_props["flaky"], suite_props["brittle"]) == ("1", "2")
+    cases = {c.get("name"): c for c in suite.findall("testcase")}
+    failure = cases["t1"].find("failure")
+    assert failure is not None and failure.get("type") == "brittle"
+    assert failure.get("message") == (
+        "brittle: 4/8 passed, 4 wrong, 0 errored; pass@1 0.500, pass@2 0.500, pass^2 0.500")
+    assert failure.text is not None and failure.text.endswith(
+        "1 of 2 prompts failed every trial, the others passed every trial: t1/typo/c-t1b")
+    props = {p.get("name"): p.get("value") for p in cases["t1"].iter("property")}
+    assert props["always_failing"] == "t1/typo/c-t1b" and "flaky" not in props
+    flaky = cases["t2"].find("failure")
+    assert flaky is not None and flaky.get("type") == "flaky"
+    assert {p.get("name"): p.get("value") for p in cases["t2"].iter("property")}["flaky"] == "true"
+    error = cases["t5"].find("error")  # its only failures are errored trials
+    assert error is not None and error.get("type") == "errored"
+    # HTML
+    html = render_html(a)
+    assert "<th>flaky</th><th>brittle</th><th>errored</th>" in html
+    assert "<td>1/5</td><td>2/5</td><td>10.0%</td>" in html
+    assert ('<span class="brittle" title="failed every trial: t1/typo/c-t1b">brittle</span>'
+            in html)
+
+
+def test_report_and_gate_ignore_the_run_lock_file(demo_run: Path, tmp_path: Path) -> None:
+    """``perturb run`` leaves ``runs/<id>/.lock`` (an flock file holding the last writer's
+    PID); reading the run neither needs nor takes it, even while a writer holds it."""
+    from perturb.runstore import run_lock
+
+    before = runner.invoke(app, ["report", str(demo_run), "-f", "json", "--bootstrap", "50"])
+    assert before.exit_code == 0, before.stderr
+    base = tmp_path / "baseline.json"
+    with run_lock(demo_run):
+        assert (demo_run / ".lock").read_text() == str(os.getpid())
+        during = runner.invoke(app, ["report", str(demo_run), "-f", "json", "--bootstrap", "50"])
+        made = runner.invoke(app, ["baseline", str(demo_run), "-o", str(base)])
+        gated = runner.invoke(app, ["gate", str(demo_run), "--baseline", str(base)])
+    assert during.exit_code == 0, during.stderr
+    assert during.stdout == before.stdout
+    assert made.exit_code == 0, made.stderr
+    assert gated.exit_code == 0, gated.stdout + gated.stderr
+    assert (demo_run / ".lock").exists()  # left in place, as a finished run leaves it

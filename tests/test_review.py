@@ -27,7 +27,7 @@ from perturb.review import (
 )
 from perturb.review_list import decide_ids
 from perturb.review_lock import ReviewLock, process_start_time
-from perturb.review_render import diff_ops, find_hidden, render_diff, visible
+from perturb.review_render import align_chars, diff_ops, diff_stats, find_hidden, render_diff, visible
 from tests.review_project import SUITE, journal_lines, make_candidate, make_project
 
 runner = CliRunner()
@@ -417,7 +417,7 @@ def test_invisible_and_lookalike_characters_are_made_visible() -> None:
 def test_diff_is_character_level_for_typos_and_word_level_otherwise() -> None:
     canonical = "Book a flight to Paris on Friday."
     assert render_diff(canonical, "Book a flihgt to Paris on Friday.", char_level=True).plain == (
-        "Book a fli{+h+}g[-h-]t to Paris on Friday."
+        "Book a fli[-gh-]{+hg+}t to Paris on Friday."
     )
     assert render_diff(canonical, "Please book a flight to Paris, Friday.",
                        char_level=False).plain == (
@@ -429,6 +429,49 @@ def test_diff_is_character_level_for_typos_and_word_level_otherwise() -> None:
     )
     ops = diff_ops("a b", "a  b", char_level=False)
     assert ops == [("equal", "a", "a"), ("replace", " ", "  "), ("equal", "b", "b")]
+
+
+@pytest.mark.parametrize(
+    ("canonical", "candidate", "shown", "stats"),
+    [
+        # case change: one change per letter, aligned with the letter it changes
+        ("book", "bOoK", "b[-o-]{+O+}o[-k-]{+K+}", "2 characters changed"),
+        ("Book a flight", "book a flight", "[-B-]{+b+}ook a flight", "1 character changed"),
+        # substitution
+        ("Book a flight to Rome.", "Book a flight to Rone.", "Book a flight to Ro[-m-]{+n+}e.",
+         "1 character changed"),
+        # transposition of two adjacent letters: one change, both letters
+        ("Book a flight", "Book a flihgt", "Book a fli[-gh-]{+hg+}t", "2 characters changed"),
+        ("was called off.", "was called fof.", "was called [-of-]{+fo+}f.",
+         "2 characters changed"),
+        # deletion, and the deletion of a doubled letter (shown at the second one)
+        ("Book a flight", "Book a flght", "Book a fl[-i-]ght", "1 character changed"),
+        ("Book a flight", "Bok a flight", "Bo[-o-]k a flight", "1 character changed"),
+        # doubling (the added letter after the one it doubles)
+        ("Book a flight", "Book a fliight", "Book a fli{+i+}ght", "1 character changed"),
+        # a space removed joins two words
+        ("Book a flight", "Book aflight", "Book a[- -]flight", "1 character changed"),
+        # two typos in two words: each word aligned on its own
+        ("Book a flight to Rome", "Bok a flihgt to Rome", "Bo[-o-]k a fli[-gh-]{+hg+}t to Rome",
+         "3 characters changed"),
+    ],
+)
+def test_typo_diff_shows_one_change_per_letter(
+    canonical: str, candidate: str, shown: str, stats: str
+) -> None:
+    assert render_diff(canonical, candidate, char_level=True).plain == shown
+    assert diff_stats(canonical, candidate, char_level=True) == stats
+
+
+def test_align_chars_is_a_cheapest_edit_script() -> None:
+    assert align_chars("book", "bOoK") == [
+        ("equal", "b", "b"), ("replace", "o", "O"), ("equal", "o", "o"), ("replace", "k", "K"),
+    ]
+    assert align_chars("gh", "hg") == [("replace", "gh", "hg")]
+    assert align_chars("", "ab") == [("insert", "", "a"), ("insert", "", "b")]
+    assert align_chars("ab", "") == [("delete", "a", ""), ("delete", "b", "")]
+    # a swap of two equal letters is no change at all
+    assert align_chars("oo", "oo") == [("equal", "o", "o"), ("equal", "o", "o")]
 
 
 # --------------------------------------------------------------------------- the key loop
@@ -497,3 +540,59 @@ def test_key_loop_with_everything_decided_finishes_at_once(project: tuple) -> No
     decide_ids(root, [c.id for c in cands], "reject", reason="no", reviewer="Bo")
     finished, screen, _ = run_keys(root, [])
     assert finished is True and screen == ""
+
+
+def test_header_counts_decided_and_skipped_apart(project: tuple) -> None:
+    root, cands = project
+    # accept c0, skip c1, reject c2, skip c3, skip c4; c5 is on screen when the keys run out
+    _, screen, ctx = run_keys(root, ["a", "s", "r", "s", "s"], ["no"])
+    assert f"{cands[5].id} · level 0.1 · ε 0.12 · undecided · 2 of 6 decided · 3 skipped · " \
+        "reviewer Ada" in screen
+    assert f"{cands[0].id} · level 0.1 · ε 0.12 · undecided · 0 of 6 decided · reviewer Ada" \
+        in screen  # no skipped count while there is none
+
+
+def test_a_resize_draws_the_same_candidate_again_and_keeps_the_message(project: tuple) -> None:
+    root, cands = project
+    finished, screen, ctx = run_keys(root, ["x", "resize", "?", "resize", " "])
+    assert finished is False
+    # drawn: first, after x (with the message), after the resize (message kept), after help
+    assert screen.count("Reviewing [1/6] · travel · book-01 · paraphrase") == 4
+    assert screen.count("unknown key 'x'; press ? for help") == 2
+    assert screen.count("perturb review — keys") == 2  # the help, drawn again on the resize
+    assert journal_lines(root) == []
+
+
+def test_session_summary_reports_each_kind() -> None:
+    from collections import Counter
+
+    from perturb.review_tui import session_summary
+
+    assert session_summary(Counter(accept=1, reject=1, skip=5, undo=2)) == (
+        "2 decisions (1 accepted, 1 rejected), 5 skipped, 2 undone; all saved"
+    )
+    assert session_summary(Counter(edit=1)) == "1 decision (1 edited); all saved"
+    assert session_summary(Counter(skip=1)) == "1 skipped; all saved"
+    assert session_summary(Counter()) == "nothing recorded this session"
+
+
+def test_command_line_keeps_every_option_shell_quoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from perturb.review_tui import command_line
+
+    monkeypatch.chdir(tmp_path)
+    odd = tmp_path / "my project"
+    odd.mkdir()
+    assert command_line("review", "travel", Path(".")) == "perturb review travel"
+    assert command_line("review", "travel", tmp_path) == "perturb review travel"
+    assert command_line("review", "travel", odd, [
+        ("--class", "typo"), ("--task", None), ("--sample", 30), ("--seed", 7),
+        ("--reviewer", "Ada L."),
+    ]) == (
+        f"perturb review travel --class typo --sample 30 --seed 7 --reviewer 'Ada L.' "
+        f"--root '{odd}'"
+    )
+    assert command_line("freeze", "travel", Path("my project")) == (
+        "perturb freeze travel --root 'my project'"
+    )

@@ -2,7 +2,8 @@
 
 Each test starts ``python -m perturb review`` on a pty, presses keys and reads the screen (ANSI
 escapes stripped). Covered: the screen's content, every key, durability before the next item,
-resume after SIGKILL, edit through a stub $EDITOR, the lock between two sessions, Ctrl-C.
+resume after SIGKILL, edit through a stub $EDITOR, the lock between two sessions, Ctrl-C,
+the closing summary and its resume command, a terminal resize.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import time
@@ -32,7 +34,8 @@ class Review:
 
     def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
         full_env = {**os.environ, "TERM": "xterm-256color", **(env or {})}
-        full_env.pop("NO_COLOR", None)
+        for name in ("NO_COLOR", "COLUMNS", "LINES"):  # rich would take a fixed size from them
+            full_env.pop(name, None)
         self.child = pexpect.spawn(
             sys.executable, ["-m", "perturb", "review", "--root", str(root), *args],
             env=full_env, dimensions=(60, 120), encoding="utf-8", timeout=20,
@@ -106,7 +109,7 @@ def test_screen_and_every_key(project: tuple) -> None:
         (1, "accept", cands[0].id)
     ]
     assert "Diff (character-level, 2 characters changed)" in screen
-    assert "Book a fli{+h+}g[-h-]t from Paris to Rome on Friday." in screen
+    assert "Book a fli[-gh-]{+hg+}t from Paris to Rome on Friday." in screen
 
     r.press("p")
     screen = r.wait("q quit")
@@ -122,7 +125,10 @@ def test_screen_and_every_key(project: tuple) -> None:
     assert "Screen: 1 flag\n  ! slot 'day' lost" in screen
 
     r.press("s")
-    assert "Reviewing [4/6] · travel · hotel-02 · paraphrase" in r.wait("q quit")
+    screen = r.wait("q quit")
+    assert "Reviewing [4/6] · travel · hotel-02 · paraphrase" in screen
+    # a skip is not a decision: it is counted apart
+    assert "undecided · 2 of 6 decided · 1 skipped · reviewer Ada" in screen
 
     r.press("u")
     screen = r.wait("undid skip of")
@@ -147,8 +153,9 @@ def test_screen_and_every_key(project: tuple) -> None:
     assert status == 0
     journal = tail.strip().splitlines()[-1]
     assert journal == (
-        f"{root}/review/travel/journal.jsonl: 5 decisions saved this session; selection: "
-        "1 accepted, 5 undecided. Resume with `perturb review travel`."
+        f"{root}/review/travel/journal.jsonl: 2 decisions (1 accepted, 1 rejected), 1 skipped, "
+        "2 undone; all saved. Selection: 1 accepted, 5 undecided. Resume with "
+        f"`perturb review travel --reviewer Ada --root {shlex.quote(str(root))}`."
     )
     lines = journal_lines(root)
     assert [(d["seq"], d["action"], d.get("undoes"), d.get("reason")) for d in lines] == [
@@ -304,7 +311,11 @@ def test_sampled_review_records_the_rule_and_skipped_items_come_back(project: tu
     r.press("a")
     status, tail = r.finish()
     assert status == 0
-    assert "selection: 2 accepted, 1 skipped. Resume with `perturb review travel`." in tail
+    assert (
+        "2 decisions (2 accepted), 1 skipped; all saved. Selection: 2 accepted, 1 skipped. "
+        "Resume with `perturb review travel --sample 3 --seed 4 --reviewer Ada "
+        f"--root {shlex.quote(str(root))}`."
+    ) in tail
     lines = journal_lines(root)
     assert [(d["action"], d["mode"], d["sample"]["n"], d["sample"]["seed"]) for d in lines] == [
         ("skip", "sampled", 3, 4), ("accept", "sampled", 3, 4), ("accept", "sampled", 3, 4),
@@ -317,4 +328,63 @@ def test_sampled_review_records_the_rule_and_skipped_items_come_back(project: tu
     again.press("\r")
     status, tail = again.finish()
     assert status == 0
-    assert "selection: 2 accepted, 1 rejected. Next: `perturb freeze travel`." in tail
+    assert (
+        "1 decision (1 rejected); all saved. Selection: 2 accepted, 1 rejected. "
+        f"Next: `perturb freeze travel --root {shlex.quote(str(root))}`."
+    ) in tail
+
+
+def test_the_resume_command_resumes_the_same_selection(tmp_path: Path) -> None:
+    root = tmp_path / "my project"  # a space: the command must quote it
+    root.mkdir()
+    cands = make_project(root)
+    r = Review(root, "--task", "book-01", "--class", "typo", "--reviewer", "Ada Lovelace")
+    screen = r.wait("q quit")
+    assert "Reviewing [1/1] · travel · book-01 · typo" in screen
+    r.press("q")
+    status, tail = r.finish()
+    assert status == 0
+    (line,) = [x for x in tail.splitlines() if "Resume with" in x]
+    command = line.split("Resume with `", 1)[1].rstrip("`.")
+    assert command == (
+        "perturb review travel --class typo --task book-01 --reviewer 'Ada Lovelace' "
+        f"--root '{root}'"
+    )
+    assert line.startswith(f"{root}/review/travel/journal.jsonl: nothing recorded this session. "
+                           "Selection: 1 undecided.")
+    args = shlex.split(command)
+    assert args[:2] == ["perturb", "review"]
+    again = pexpect.spawn(sys.executable, ["-m", "perturb", *args[1:]], cwd=str(tmp_path),
+                          env={**os.environ, "TERM": "xterm-256color"}, dimensions=(60, 120),
+                          encoding="utf-8", timeout=20)
+    try:
+        again.expect("Reviewing \\[1/1\\] · travel · book-01 · typo")
+        again.expect("q quit")
+        again.send("a")
+        again.expect(pexpect.EOF)
+    finally:
+        again.close(force=True)
+    assert again.exitstatus == 0
+    assert [(d["action"], d["candidate_id"], d["reviewer"]) for d in journal_lines(root)] == [
+        ("accept", cands[1].id, "Ada Lovelace")
+    ]
+
+
+def test_a_resize_redraws_the_screen_at_the_new_width(project: tuple) -> None:
+    root, _ = project
+    r = Review(root, "--reviewer", "Ada")
+    screen = r.wait("q quit")
+    assert "\n" + "─" * 120 + "\n" in screen
+    r.press("x")
+    r.wait("unknown key 'x'")
+    r.mark = len(r.raw)
+    r.child.setwinsize(40, 80)  # the kernel sends SIGWINCH to the review
+    screen = r.wait("press ? for help")
+    assert "Reviewing [1/6] · travel · book-01 · paraphrase" in screen
+    assert "\n" + "─" * 80 + "\n" in screen and "─" * 81 not in screen
+    assert "unknown key 'x'; press ? for help" in screen  # the message survives the redraw
+    r.press("a")
+    assert "Reviewing [2/6]" in r.wait("q quit")
+    r.press("q")
+    assert r.finish()[0] == 0
+    assert [d["action"] for d in journal_lines(root)] == ["accept"]

@@ -25,8 +25,12 @@ DEFINITIONS: dict[str, str] = {
     "variant of the class and a canonical prompt) of the per-task difference",
     "interval": "percentile interval of a paired task-level bootstrap: tasks resampled with "
     "replacement, each carrying its whole trial counts in both arms; B resamples, seeded",
-    "label": "per task and class over all its trials: stable-pass (c = n), flaky (0 < c < n), "
-    "stable-fail (c = 0)",
+    "label": "per prompt (task, variant) over its n trials: stable-pass (c = n), flaky "
+    "(0 < c < n), stable-fail (c = 0); per task within a class, from its prompts: flaky if any "
+    "prompt is flaky, stable-pass if every prompt passed every trial, stable-fail if every "
+    "prompt failed every trial, otherwise brittle (each prompt deterministic, some always "
+    "passing and some always failing: the perturbation breaks the task every time, a "
+    "robustness finding rather than flakiness)",
     "outcomes": "passed; wrong (completed, not accepted); errored (did not complete: exception, "
     "timeout, malformed, non-zero exit). wrong and errored both count as failures",
     "excluding_errored": "the same figures over completed trials only (n - errored); a prompt "
@@ -105,7 +109,7 @@ def canonical_summary(a: Analysis) -> ClassSummary | None:
 
 
 def consistency_line(a: Analysis) -> str:
-    """Seed 003's consistency line: mean, pass^k and flaky count of the canonical prompts."""
+    """The consistency line: mean, pass^k and flaky count of the canonical prompts."""
     c = canonical_summary(a) or a.classes[0]
     return (
         f"consistency ({c.kind})  mean {f3(c.mean)}  pass^{a.k} {f3(c.pass_hat[a.k])}  "
@@ -114,6 +118,6 @@ def consistency_line(a: Analysis) -> str:
 
 
 def robustness_line(a: Analysis) -> str:
-    """Seed 003's robustness line: each class's mean success."""
+    """The robustness line: each class's mean success."""
     parts = [f"{c.kind} {f3(c.mean)}" for c in a.classes if c.kind != "canonical"]
     return "robustness  " + ("  ".join(parts) if parts else "(no perturbation classes in run)")

@@ -43,8 +43,9 @@ table{border-collapse:collapse;margin:6px 0;font-size:13px}
 th,td{padding:3px 9px;border-bottom:1px solid #e4e4e4;text-align:right;white-space:nowrap}
 th{background:#f4f6f8;font-weight:600}th:first-child,td:first-child{text-align:left}
 td.l{text-align:left}
-.stable-pass{color:#1e8449}.flaky{color:#b7770f;font-weight:600}.stable-fail{color:#c0392b;
-font-weight:600}.down{color:#c0392b;font-weight:600}.up{color:#1e8449;font-weight:600}
+.stable-pass{color:#1e8449}.flaky{color:#b7770f;font-weight:600}.brittle{color:#8e44ad;
+font-weight:600}.stable-fail{color:#c0392b;font-weight:600}.down{color:#c0392b;font-weight:600}
+.up{color:#1e8449;font-weight:600}
 code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
 code.out{white-space:normal;word-break:break-all;display:inline-block;max-width:560px}
 svg{display:block;margin:6px 0}svg text{font:12px system-ui,sans-serif;fill:#222}
@@ -167,6 +168,14 @@ def curve_chart(a: Analysis) -> str:
     return "".join(parts)
 
 
+def _label(r: TaskRow) -> str:
+    """The label, coloured; a brittle one names the prompts that failed every trial (tooltip)."""
+    if r.label == "brittle":
+        tip = escape("failed every trial: " + ", ".join(r.always_failing))
+        return f'<span class="brittle" title="{tip}">brittle</span>'
+    return f'<span class="{r.label}">{r.label}</span>'
+
+
 def _task_table(a: Analysis, rows: list[TaskRow]) -> str:
     k = a.k
     return _table(
@@ -174,7 +183,7 @@ def _task_table(a: Analysis, rows: list[TaskRow]) -> str:
          "all passed", "label"],
         [[f"<code>{escape(r.task_id)}</code>", escape(r.kind), f"{r.passed}/{r.n}",
           str(r.wrong), str(r.errored), f3(r.mean), f3(r.pass_at[k]), f3(r.pass_hat[k]),
-          "yes" if r.all_passed else "no", f'<span class="{r.label}">{r.label}</span>']
+          "yes" if r.all_passed else "no", _label(r)]
          for r in rows],
         left=2,
     )
@@ -186,16 +195,18 @@ def _sections(a: Analysis) -> list[str]:
         "<h2>Scorecard</h2>",
         _table(
             ["class", "tasks", "n", "mean", f"pass@{k}", f"pass^{k}", "Δ mean [95%]",
-             f"Δ pass^{k} [95%]", "matched", "flaky", "errored"],
+             f"Δ pass^{k} [95%]", "matched", "flaky", "brittle", "errored"],
             [[escape(c.kind), str(c.n_tasks), n_range(c.n_min, c.n_max), f3(c.mean),
               f3(c.pass_at[k]), f3(c.pass_hat[k]), _iv(c.delta.mean if c.delta else None),
               _iv(c.delta.pass_hat[k] if c.delta else None),
               str(c.delta.n_tasks) if c.delta else "-", f"{c.flaky}/{c.n_tasks}",
-              percent(c.errored_share)] for c in a.classes],
+              f"{c.brittle}/{c.n_tasks}", percent(c.errored_share)] for c in a.classes],
         ),
         f'<p class="note">Δ = class minus canonical on matched tasks; '
         f"{int(round(a.level * 100))}% paired task-level bootstrap interval "
-        f"(B={a.bootstrap}, seed {a.seed}).</p>",
+        f"(B={a.bootstrap}, seed {a.seed}). flaky: a task with a prompt that passed sometimes "
+        "and failed sometimes; brittle: every prompt of the task behaved the same every time, "
+        "but some always failed (the perturbation breaks it deterministically).</p>",
         "<h2>Change against canonical, with intervals</h2>",
         delta_chart(a),
         "<h2>pass^k curves</h2>",

@@ -1,9 +1,12 @@
 """JUnit XML: one testsuite per class, one testcase per task x class.
 
 A testcase passes when every trial passed. Otherwise it carries a ``<failure>`` (some trials
-were wrong; ``type`` is ``flaky`` or ``stable-fail``) or, when every failure is an errored
-trial, an ``<error type="errored">`` (platform trouble, not agent behaviour). The message
-holds the counts; flaky testcases also get the property ``flaky=true``. Written as text (not
+were wrong; ``type`` is the label: ``flaky``, ``brittle`` or ``stable-fail``) or, when every
+failure is an errored trial, an ``<error type="errored">`` (platform trouble, not agent
+behaviour). The message holds the counts; flaky testcases also get the property
+``flaky=true`` (the marker CI test views use to tell flaky tests apart), brittle ones the
+property ``always_failing`` (the prompts that failed every trial) and a failure whose text
+names them. Written as text (not
 through a DOM) so ten thousands of testcases render in well under a second.
 """
 
@@ -52,6 +55,8 @@ def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]
     ]
     if r.label == "flaky":
         props.append(("flaky", "true"))
+    if r.label == "brittle":
+        props.append(("always_failing", " ".join(r.always_failing)))
     if r.consistently_wrong:
         props.append(("consistently_wrong", "true"))
     out = [f"    <testcase classname={quoteattr(classname)} name={quoteattr(r.task_id)} "
@@ -62,8 +67,14 @@ def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]
         detail = message
         if r.wrong_output is not None:
             detail += f"\nevery wrong trial gave the same output: {r.wrong_output}"
+        if r.label == "brittle":
+            detail += (
+                f"\n{len(r.always_failing)} of {r.variants} prompts failed every trial, the "
+                f"others passed every trial: {', '.join(r.always_failing)}"
+            )
+        kind: str = r.label
         if r.wrong:
-            tag, kind, fails = "failure", r.label, 1
+            tag, fails = "failure", 1
         else:
             tag, kind, errs = "error", "errored", 1
             detail += ("\nevery failed trial errored (exception, timeout, malformed output): "
@@ -100,7 +111,7 @@ def render_junit(a: Analysis) -> str:
         suites += _props([
             ("run_id", m.run_id), ("agent", m.agent), ("k", str(a.k)), ("mean", f3(c.mean)),
             (f"pass^{a.k}", f3(c.pass_hat[a.k])), ("flaky", str(c.flaky)),
-            ("n", str(c.n_min)),
+            ("brittle", str(c.brittle)), ("n", str(c.n_min)),
         ], "    ")
         suites += body
         suites.append("  </testsuite>")

@@ -83,18 +83,20 @@ def render_markdown(a: Analysis) -> str:
     out += [f"**{consistency_line(a)}**  ", f"{robustness_line(a)}", ""]
     out += _table(
         ["class", "tasks", "n", "mean", f"pass@{k}", f"pass^{k}", "Δ mean [95%]",
-         f"Δ pass^{k} [95%]", "matched", "flaky", "errored"],
+         f"Δ pass^{k} [95%]", "matched", "flaky", "brittle", "errored"],
         [[c.kind, str(c.n_tasks), n_range(c.n_min, c.n_max), f3(c.mean), f3(c.pass_at[k]),
           f3(c.pass_hat[k]), _iv(c.delta.mean if c.delta else None),
           _iv(c.delta.pass_hat[k] if c.delta else None),
           str(c.delta.n_tasks) if c.delta else "-", f"{c.flaky}/{c.n_tasks}",
-          percent(c.errored_share)] for c in a.classes],
+          f"{c.brittle}/{c.n_tasks}", percent(c.errored_share)] for c in a.classes],
     )
     out += [
         "",
         f"Δ = class minus canonical on matched tasks, {int(round(a.level * 100))}% paired "
         f"task-level bootstrap interval (B={a.bootstrap}, seed {a.seed}); ▼ = the whole "
-        "interval is below 0, ▲ = above.",
+        "interval is below 0, ▲ = above. flaky = a task with a prompt that passed sometimes "
+        "and failed sometimes; brittle = every prompt of the task behaved the same every time, "
+        "but some always failed (the perturbation breaks it deterministically).",
     ]
     if a.worst:
         out += ["", "### Worst tasks", "", *_task_rows(a, a.worst)]
@@ -104,6 +106,13 @@ def render_markdown(a: Analysis) -> str:
         out += ["", f"**Flaky** ({len(flaky)}): "
                 + ", ".join(f"`{r.task_id}/{r.kind}` {r.passed}/{r.n}"
                             for r in flaky[:MAX_LIST_ROWS]) + more]
+    brittle = [r for r in a.tasks if r.label == "brittle"]
+    if brittle:
+        more = (f", and {len(brittle) - MAX_LIST_ROWS} more" if len(brittle) > MAX_LIST_ROWS
+                else "")
+        out += ["", f"**Brittle** ({len(brittle)}; prompts that fail every trial): "
+                + ", ".join(f"`{r.task_id}/{r.kind}` {len(r.always_failing)} of {r.variants}"
+                            for r in brittle[:MAX_LIST_ROWS]) + more]
     if a.consistently_wrong:
         rows = sorted(a.consistently_wrong, key=lambda r: (-r.wrong / r.n, r.task_id, r.kind))
         out += ["", "### Consistently wrong (same wrong output every time)", ""]

@@ -1,4 +1,4 @@
-"""The terminal scorecard (rich), in the spirit of seed 003: read across, not down."""
+"""The terminal scorecard (rich): one row per class, read across, not down."""
 
 from __future__ import annotations
 
@@ -30,7 +30,8 @@ stable-pass, at most this many (a terminal is not the place for thousands of row
 MAX_LIST_ROWS = 20
 """Rows of the consistently-wrong and meaning-drift lists in the text report."""
 
-LABEL_STYLE = {"stable-pass": "green", "flaky": "yellow", "stable-fail": "red"}
+LABEL_STYLE = {"stable-pass": "green", "flaky": "yellow", "brittle": "magenta",
+               "stable-fail": "red"}
 
 
 def _iv_text(iv: Interval | None) -> Text:
@@ -50,8 +51,11 @@ class _Section:
         return [Text(""), Text(self.title, style="bold"), self.table]
 
 
-def _table(*columns: str, right_from: int = 1) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False)
+def _table(*columns: str, right_from: int = 1, tight: bool = False) -> Table:
+    """A table with a rule under the header; ``tight``: two spaces between columns, not three
+    (the scorecard, so that its ten columns fit 120 characters)."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
+                  padding=(0, 1, 0, 0) if tight else (0, 1))
     for i, col in enumerate(columns):
         table.add_column(col, justify="right" if i >= right_from else "left", no_wrap=True)
     return table
@@ -61,14 +65,14 @@ def _scorecard(a: Analysis) -> Table:
     k = a.k
     table = _table(
         "class", "tasks", "n", "mean", f"pass^{k}", "Δ mean [95%]", f"Δ pass^{k} [95%]",
-        "flaky", "errored",
+        "flaky", "brittle", "errored", tight=True,
     )
     for c in a.classes:
         table.add_row(
             c.kind, str(c.n_tasks), n_range(c.n_min, c.n_max), f3(c.mean), f3(c.pass_hat[k]),
             _iv_text(c.delta.mean if c.delta else None),
             _iv_text(c.delta.pass_hat[k] if c.delta else None),
-            f"{c.flaky}/{c.n_tasks}", percent(c.errored_share),
+            f"{c.flaky}/{c.n_tasks}", f"{c.brittle}/{c.n_tasks}", percent(c.errored_share),
         )
     return table
 
@@ -120,7 +124,8 @@ def _levels(a: Analysis) -> Table | None:
 
 
 def task_table(a: Analysis, rows: list[TaskRow]) -> Table:
-    """A seed-004 style per-case table for ``rows``."""
+    """The per-case table for ``rows``: passed / wrong / errored counts, pass@1, pass@k,
+    pass^k, whether every trial passed, and the label."""
     k = a.k
     table = _table("task", "class", "passed", "wrong", "errored", "pass@1",
                    f"pass@{k}", f"pass^{k}", "all passed", "label", right_from=2)
@@ -148,6 +153,18 @@ def _lists(a: Analysis) -> list[_Section]:
         out.append(_Section(
             "consistently wrong: the same wrong output every time"
             + _more(min(len(rows), MAX_LIST_ROWS), len(rows)), table,
+        ))
+    brittle = [r for r in a.tasks if r.label == "brittle"]
+    if brittle:
+        table = _table("task", "class", "passed", "prompts failing every trial", right_from=2)
+        table.columns[3].justify = "left"
+        for r in brittle[:MAX_LIST_ROWS]:
+            ids = [p.rpartition("/")[2] for p in r.always_failing]
+            table.add_row(r.task_id, r.kind, f"{r.passed}/{r.n}",
+                          f"{len(ids)} of {r.variants}: {', '.join(ids)}")
+        out.append(_Section(
+            "brittle: some prompts of the task fail every trial, the others pass every trial"
+            + _more(min(len(brittle), MAX_LIST_ROWS), len(brittle)), table,
         ))
     if a.drift:
         table = _table("variant", "class", "passed", "canonical passed", "p", right_from=2)
