@@ -81,7 +81,8 @@ class GenerateOptions:
 
 @dataclass
 class GenerateResult:
-    """What a generation wrote."""
+    """What a generation wrote. ``review_dir`` is relative to the current directory when it
+    lies under it (as printed), else absolute."""
 
     suite: str
     review_dir: Path
@@ -255,7 +256,18 @@ def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult
     review_dir = root / suite.name
     # Hold the suite's review lock: candidates.jsonl must not change under a live review.
     with ReviewLock(review_dir / ".lock", suite.name, "perturb generate"):
-        return _generate_locked(path, suite, review_dir, options)
+        result = _generate_locked(path, suite, review_dir, options)
+    result.review_dir = _shown(result.review_dir)
+    return result
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the current directory when it lies under it (what a user typed,
+    "review/travel"), else as it is."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return path
 
 
 def _generate_locked(

@@ -17,6 +17,7 @@ from perturb.generate import GenerateOptions, generate, live_decisions, parse_in
 from perturb.hashing import short_id
 from perturb.models import PERTURBATION_CLASSES, Candidate, Decision, GenerationSkip
 from perturb.perturbations import REGISTRY
+from perturb.perturbations._text import words
 from perturb.slots import lost_values
 from perturb.tasks import load_tasks, task_hash
 
@@ -86,6 +87,19 @@ def test_cli_generate_writes_review_files(tmp_path: Path) -> None:
     assert keys == sorted(keys)
 
 
+def test_cli_prints_the_review_dir_relative_to_the_current_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write_suite(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(app, ["generate", "tasks/travel.jsonl", "--classes", "typo", "--per-class", "1"])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith("review/travel: "), result.stdout
+    result = runner.invoke(app, ["generate", str(tmp_path / "tasks" / "travel.jsonl"), "--classes", "typo",
+                                 "--per-class", "1", "--review-dir", str(tmp_path / "elsewhere")])
+    assert result.stdout.startswith("elsewhere/travel: "), result.stdout
+
+
 def test_unknown_class_is_a_one_line_usage_error(tmp_path: Path) -> None:
     path = write_suite(tmp_path)
     result = runner.invoke(app, ["generate", str(path), "--classes", "typo,slang"])
@@ -129,9 +143,17 @@ def test_sweep_tags_each_candidate_with_its_level(tmp_path: Path) -> None:
     cands = read_candidates(tmp_path / "review" / "travel")
     by = {(c.task_id, c.perturbation, c.level) for c in cands}
     assert len(by) == len(cands) == len(TASKS) * 2 * 3
-    for c in cands:
+    sweep: dict[str, list[float]] = {}
+    for c in sorted(cands, key=lambda c: c.level):
         if c.perturbation == "distractor":
-            assert c.epsilon >= c.level  # inserted until the level is reached
+            sweep.setdefault(c.task_id, []).append(c.epsilon)
+    prompts = {t["id"]: t["prompt"] for t in TASKS}
+    for task_id, eps in sweep.items():
+        # never fewer tokens at a higher level (0.1 and 0.2 may both round to the shortest
+        # sentence on a short prompt); 0.4 always more than 0.1
+        assert eps == sorted(eps) and eps[-1] > eps[0], (task_id, eps)
+        n = len(words(prompts[task_id]))
+        assert abs(eps[-1] - 0.4) <= 0.5 / n + 1e-3  # the nearest whole number of tokens to 0.4 n
     info = json.loads((tmp_path / "review" / "travel" / "generation.json").read_text())
     assert info["levels"] == {"distractor": [0.1, 0.2, 0.4], "typo": [0.1, 0.2, 0.4]}
 

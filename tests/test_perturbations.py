@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 import re
+from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,7 @@ from breame.terminology import is_american_english_term, is_british_english_term
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from perturb.generate import rng_for
 from perturb.models import PERTURBATION_CLASSES, Task
 from perturb.perturbations import (
     REGISTRY,
@@ -32,8 +35,10 @@ from perturb.perturbations._text import (
     word_change_share,
     words,
 )
+from perturb.perturbations._wrong import wrong_value
 from perturb.screen import screen_text
 from perturb.slots import find_protected, lost_values, places
+from perturb.tasks import load_tasks
 
 FLIGHT = Task(
     id="flight-1",
@@ -61,8 +66,17 @@ INVOICE = Task(
 )
 
 
+TRAVEL = {t.id: t for t in load_tasks(Path(__file__).resolve().parents[1] / "tasks" / "travel.jsonl").tasks}
+"""The shipped example suite: the realistic prompts a reviewer read."""
+
+
 def gen(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> Any:
     return REGISTRY[cls].generate(prepare(task), level, random.Random(seed), index)
+
+
+def keyed(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> Any:
+    """A variant drawn the way ``perturb generate`` draws it (RNG keyed by level too)."""
+    return REGISTRY[cls].generate(prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index)
 
 
 # --------------------------------------------------------------------------- ε measures
@@ -172,7 +186,7 @@ def test_reorder_keeps_back_references_glued() -> None:
 
 def test_distractor_pool_holds_no_competing_values() -> None:
     sentences = load_data("distractors")["sentences"]
-    assert len(sentences) >= 80
+    assert len(sentences) >= 250
     names = {p for group in places().values() for p in group}
     timeish = re.compile(r"\b(?:week|weekend|month|year|day|morning|evening|night|hour|season|"
                          r"summer|winter|autumn|spring|budget|price|cheap|expensive)s?\b", re.I)
@@ -181,6 +195,12 @@ def test_distractor_pool_holds_no_competing_values() -> None:
         assert not any(n in s for n in names), s
         assert not timeish.search(s), s
     assert len(distractor.pool()) == len(sentences)
+    for s in sentences:  # nothing inserted can be read as referring to the user's text
+        assert not distractor.BACKREF_RE.match(s), s
+    lengths = {len(words(s)) for s in sentences}
+    assert set(range(2, 16)) <= lengths  # short and long, so ε can land near any level
+    for clause in load_data("distractors")["clauses"]:
+        assert find_protected(clause) == [] and not timeish.search(clause), clause
 
 
 def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None:
@@ -194,7 +214,9 @@ def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None
     n_inserted = sum(len(words(s)) for s in inserted)
     expected = round(n_inserted / len(words(FLIGHT.prompt)), 4)
     assert measure_epsilon(FLIGHT, "distractor", v.text) == pytest.approx(expected)
-    assert expected >= 0.5
+    # 12 canonical tokens (Book me a flight to Delhi on Friday economy class under 300): 0.5 asks
+    # for exactly 6 inserted tokens
+    assert n_inserted == 6 and expected == 0.5
 
 
 def test_distractor_filters_sentences_sharing_words_with_the_task() -> None:
@@ -228,10 +250,13 @@ def test_self_correction_final_value_is_canonical_with_several_phrasings() -> No
     assert phrasings == set(self_correction.PHRASINGS)
 
 
-def test_self_correction_level_one_corrects_every_slot() -> None:
-    v = gen(FLIGHT, "self_correction", 1.0, seed=5)
-    assert [c["slot"] for c in v.details["corrections"]] == ["destination", "day", "budget"]
-    assert measure_epsilon(FLIGHT, "self_correction", v.text) == 1.0
+def test_self_correction_level_one_corrects_every_clause_it_can() -> None:
+    # destination and day share the clause "Book me a flight to Delhi on Friday": one of them,
+    # the day (days before cities), and the budget two clauses later
+    for seed in range(10):
+        v = gen(FLIGHT, "self_correction", 1.0, seed=seed)
+        assert [c["slot"] for c in v.details["corrections"]] == ["day", "budget"]
+        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(round(2 / 3, 4))
 
 
 def test_self_correction_skips_without_a_correctable_slot() -> None:
@@ -254,17 +279,18 @@ def test_typo_edits_are_keyboard_slips_outside_protected_values() -> None:
     kb = typo.keyboard()
     assert "s" in kb["a"] and "q" in kb["a"]
     modes = set()
-    for seed in range(30):
+    for seed in range(60):
         v = gen(CHANGE, "typo", 0.3, seed)
         modes.add(v.details["case"])
         assert lost_values(CHANGE.prompt, CHANGE.slots, v.text) == []
         for e in v.details["edits"]:
-            assert e["op"] in (*typo.OPS, "random_case")
+            assert e["op"] in typo.OPS
             if e["op"] == "substitute":
                 diff = [(a, b) for a, b in zip(e["word"], e["new"], strict=False) if a != b]
                 assert len(diff) == 1 and diff[0][1].lower() in kb[diff[0][0].lower()]
-        if v.details["case"] == "lower":
-            assert "hi, i need" in v.text and "Saturday" in v.text
+        if v.details["case"] == "lower":  # everything but the protected values
+            rest = v.text.replace("BK-48213", "").replace("Saturday", "")
+            assert rest == rest.lower() and "Saturday" in v.text and "BK-48213" in v.text
     assert modes == set(typo.CASE_MODES)
 
 
@@ -272,6 +298,9 @@ def test_typo_epsilon_is_altered_share_of_eligible_words() -> None:
     # eligible words of FLIGHT: Book me flight to on economy class under (8; 'a' has one letter)
     text = "Bok me a flight to Delhi on Friday, economy clas, under £300."
     assert measure_epsilon(FLIGHT, "typo", text) == pytest.approx(2 / 8)
+    # casing is counted separately: "BOOK" and "Economy" add nothing to ε
+    text = "BOOK me a flight to Delhi on Friday, Economy clas, under £300."
+    assert measure_epsilon(FLIGHT, "typo", text) == pytest.approx(1 / 8)
     v = gen(FLIGHT, "typo", 0.25, seed=1)
     assert measure_epsilon(FLIGHT, "typo", v.text) >= 0.25
 
@@ -402,3 +431,263 @@ def test_protected_values_survive_every_class(cls: str, task: Task, seed: int, l
         for c in v.details["corrections"]:
             assert c["final"] == task.slots[c["slot"]]
             assert v.text.rindex(c["final"]) > v.text.rindex(c["wrong"])
+
+
+# --------------------------------------------------------------------------- travel review findings
+# Each test below reproduces a reason a reviewer gave for rejecting rules-generated candidates of
+# tasks/travel.jsonl.
+
+_LEVELS = (0.05, 0.15, 0.3)
+
+
+def _case_shape_ok(word: str) -> bool:
+    """lower, Capitalised, CAPS, or Shift held for two letters ("PLease")."""
+    letters = "".join(ch for ch in word if ch.isalpha())
+    if len(letters) < 2:
+        return True
+    return (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower())
+            or (letters[:2].isupper() and letters[2:].islower()))
+
+
+def test_typo_casing_is_never_random_per_letter() -> None:
+    for task in TRAVEL.values():
+        for level in _LEVELS:
+            for seed in range(4):
+                v = keyed(task, "typo", level, seed)
+                odd = [w for w in words(v.text) if not _case_shape_ok(w)]
+                assert odd == [], (task.id, v.text)  # never "bOoK", "pASsenGErs", "i'Ll"
+
+
+def test_typo_transposition_keeps_the_capital_in_place() -> None:
+    seen = set()
+    for seed in range(200):
+        for word in ("Book", "Kindly"):
+            new, op = typo.edit_word(word, random.Random(seed)) or ("", "")
+            if op == "transpose":
+                assert new[0].isupper() and new[1:].islower(), new  # "Obok", never "oBok"
+                seen.add(new)
+    assert "Obok" in seen and "Ikndly" in seen
+    for task_id, word in (("travel-011", "Book"), ("travel-025", "Kindly")):
+        for seed in range(40):
+            v = keyed(TRAVEL[task_id], "typo", 0.3, seed)
+            first = words(v.text)[0]
+            assert first[0].isupper() or v.details["case"] == "lower", (word, v.text)
+
+
+def test_typo_always_has_a_keyboard_slip_and_casing_is_counted_separately() -> None:
+    for task in TRAVEL.values():
+        for level in _LEVELS:
+            for seed in range(4):
+                v = keyed(task, "typo", level, seed)
+                assert v.details["edits"], (task.id, level, v.details)  # never "edits: []"
+                assert {e["op"] for e in v.details["edits"]} <= set(typo.OPS)
+                assert measure_epsilon(task, "typo", v.text) > 0
+    task = TRAVEL["travel-003"]  # eligible: Cancel booking please my conference was called off (8)
+    assert measure_epsilon(task, "typo", task.prompt.lower()) == 0.0
+    text = "cancel bookng BK-48213 PLEASE, my conference was called off."
+    assert measure_epsilon(task, "typo", text) == 1 / 8
+
+
+def test_distractor_levels_separate_and_land_near_the_level() -> None:
+    for task in TRAVEL.values():
+        n = len(words(task.prompt))
+        for index in (0, 1):
+            for seed in (0, 1):
+                eps = {}
+                for level in (0.1, 0.2, 0.5, 1.0):
+                    v = keyed(task, "distractor", level, seed, index)
+                    eps[level] = measure_epsilon(task, "distractor", v.text)
+                    # within half a token per canonical token; below two tokens the shortest
+                    # pool sentence (two words) is the nearest the pool allows
+                    tol = 0.5 / n if level * n >= 2 else 2 / n - level
+                    assert eps[level] == pytest.approx(level, abs=tol + 1e-3), (task.id, level, eps)
+                assert eps[0.1] <= eps[0.2] < eps[0.5] < eps[1.0], (task.id, eps)
+
+
+def test_distractor_never_splits_a_sentence_from_one_that_refers_back() -> None:
+    glued = {"travel-029": "BK-63019? It was €135.", "travel-004": "Thursday? Same time if possible."}
+    for task_id, pair in glued.items():
+        for seed in range(30):
+            for level in (0.2, 0.5, 1.0):
+                v = keyed(TRAVEL[task_id], "distractor", level, seed)
+                assert pair in v.text, v.text
+
+
+def test_distractor_choices_spread_over_the_suite() -> None:
+    used: Counter[str] = Counter()
+    for task in TRAVEL.values():
+        for level in (0.2, 0.5):
+            for item in keyed(task, "distractor", level).details["inserted"]:
+                used[item["text"].split(",")[0].rstrip(".")] += 1
+    assert used.most_common(1)[0][1] <= 3, used.most_common(5)
+
+
+def test_self_correction_makes_one_correction_at_the_default_level() -> None:
+    level = REGISTRY["self_correction"].default_level
+    for task in TRAVEL.values():
+        try:
+            v = keyed(task, "self_correction", level)
+        except SkipGeneration:
+            continue
+        assert len(v.details["corrections"]) == 1, (task.id, v.text)
+
+
+def test_self_correction_never_stacks_corrections_into_a_route() -> None:
+    task = TRAVEL["travel-001"]  # "...from London to Delhi on Friday for 2 passengers, economy, under £400 each."
+    first_clause = {"origin", "destination", "day", "passengers"}
+    for seed in range(30):
+        v = keyed(task, "self_correction", 1.0, seed)
+        slots = [c["slot"] for c in v.details["corrections"]]
+        assert len(set(slots) & first_clause) == 1 and len(slots) <= 2, v.text
+        assert not re.search(r"from \w+, I mean London to", v.text)
+
+
+def test_self_correction_wrong_counts_agree_with_their_noun() -> None:
+    ctx_for = {tid: prepare(TRAVEL[tid]) for tid in ("travel-013", "travel-037", "travel-027")}
+    for seed in range(40):
+        rng = random.Random(seed)
+        nights = wrong_value("4 nights", "slot", rng)
+        assert nights and re.fullmatch(r"([2-9]|1\d) nights", nights), nights  # never "1 nights"
+        passenger = wrong_value("1 passenger", "slot", rng)
+        assert passenger and re.fullmatch(r"[2-9] passengers", passenger), passenger
+        child = wrong_value("one child", "slot", rng)
+        assert child in ("two children", "three children", "four children"), child
+        assert wrong_value("2", "number", rng, after=" passengers, economy") in ("3", "4", "5")
+    for tid, ctx in ctx_for.items():
+        for seed in range(20):
+            v = REGISTRY["self_correction"].generate(ctx, 1.0, random.Random(seed), 0)
+            assert not re.search(r"\b1 nights|\b1 passengers|\b[02-9] passenger\b", v.text), (tid, v.text)
+
+
+def test_self_correction_wrong_values_are_plausible() -> None:
+    uk = set(load_data("regions")["city"]["uk_ireland"])
+    for seed in range(40):
+        assert wrong_value("Manchester", "place", random.Random(seed)) in uk  # never Honolulu
+    london = TRAVEL["travel-001"]
+    stated = prepare(london).protected
+    for seed in range(40):
+        v = keyed(london, "self_correction", 1.0, seed)
+        for c in v.details["corrections"]:
+            assert c["wrong"] not in stated  # never "from Delhi, I mean London to Delhi"
+    # "near Times Square in New York": the city locates a landmark and is not correctable
+    labels = [label for label, _ in self_correction.correctable(prepare(TRAVEL["travel-021"]))]
+    assert labels == ["day", "nights"]
+    # a date range stays a range; a date named with its weekday moves by a week
+    for seed in range(30):
+        rng = random.Random(seed)
+        out = wrong_value("5 October", "date", rng, avoid=("2 October", "5 October"))
+        assert out and 2 < int(out.split()[0]) <= 9 and out != "5 October", out
+        assert wrong_value("11 September", "date", rng, before="to Thursday ") in ("4 September", "18 September")
+
+
+def test_self_correction_prefers_days_dates_and_counts_over_cities() -> None:
+    for task_id in ("travel-001", "travel-012", "travel-037", "travel-042"):
+        for seed in range(30):
+            v = keyed(TRAVEL[task_id], "self_correction", 0.2, seed)
+            assert v.details["slot"] not in ("origin", "destination", "city"), (task_id, v.text)
+
+
+def test_self_correction_leaves_a_value_capitalised_by_its_position_alone() -> None:
+    labels = [label for label, _ in self_correction.correctable(prepare(TRAVEL["travel-027"]))]
+    assert "adults" not in labels  # "sorry, I meant Two adults" would keep a stray capital
+    assert "children" in labels
+
+
+def test_paraphrase_splits_only_before_a_subject() -> None:
+    for seed in range(40):
+        for level in (0.2, 0.5, 1.0):
+            v = keyed(TRAVEL["travel-045"], "paraphrase", level, seed)
+            assert "cancel and rebook" in v.text, v.text  # never "cancel. Rebook?"
+    texts = {keyed(TRAVEL["travel-014"], "paraphrase", 1.0, seed).text for seed in range(40)}
+    assert any("by the airline. I want" in t for t in texts)
+
+
+def test_paraphrase_up_to_becomes_no_more_than_only_where_it_fits() -> None:
+    texts = {keyed(TRAVEL["travel-015"], "paraphrase", lv, seed).text
+             for seed in range(40) for lv in (0.2, 1.0)}
+    assert not any(re.search(r"difference (?:no more than|at most)", t) for t in texts)
+    texts = {keyed(TRAVEL["travel-035"], "paraphrase", 1.0, seed).text for seed in range(40)}
+    assert any(re.search(r"pay (?:no more than|at most) \$2,500", t) for t in texts)
+
+
+def test_paraphrase_framing_stays_on_the_main_request() -> None:
+    bad = {
+        "travel-023": ("later, please.", "later?"),
+        "travel-028": ("claim, please.", "claim?"),
+        "travel-003": ("off, please.", "called off?"),
+        "travel-024": ("Tuesday, please.", "Tuesday?"),
+    }
+    asked = set()
+    for task_id, endings in bad.items():
+        for seed in range(40):
+            for level in (0.2, 0.5, 1.0):
+                v = keyed(TRAVEL[task_id], "paraphrase", level, seed)
+                assert not v.text.endswith(endings), v.text
+                if "? My conference" in v.text or "? We're flying" in v.text:
+                    asked.add(task_id)
+    assert asked == {"travel-003", "travel-024"}
+
+
+def test_paraphrase_changes_more_than_contractions() -> None:
+    minor = {"word:what's", "word:what is", "please_to_end", "please_to_front"}
+    for task in TRAVEL.values():
+        for seed in range(3):
+            try:
+                v = keyed(task, "paraphrase", 0.2, seed)
+            except SkipGeneration:
+                continue
+            assert set(v.details["rules"]) - minor, (task.id, v.text)
+            assert measure_epsilon(task, "paraphrase", v.text) >= 0.08, (task.id, v.text)
+    texts = {keyed(TRAVEL["travel-016"], "paraphrase", 0.2, seed).text for seed in range(10)}
+    assert "What is the checked baggage allowance in premium economy?" not in texts
+
+
+def _index_of(task_id: str, reg: str) -> int:
+    return next(i for i in range(3) if register.register_for(task_id, i) == reg)
+
+
+def test_register_never_contracts_have_before_to() -> None:
+    assert register._contract("Can I move it, or would I have to cancel?") == "Can I move it, or would I have to cancel?"
+    assert register._contract("I have booked it and I am sure") == "I've booked it and I'm sure"
+    assert register._contract("I have 3 bags. Let us know what it is.") == "I have 3 bags. Let us know what it is."
+    task = TRAVEL["travel-045"]
+    for seed in range(30):
+        v = keyed(task, "register", 1.0, seed, _index_of(task.id, "terse_us"))
+        assert "I've to" not in v.text, v.text
+
+
+def test_register_greeting_lowercases_the_next_word_unless_it_must_keep_its_capital() -> None:
+    for task_id in ("travel-012", "travel-027", "travel-024", "travel-036"):
+        task = TRAVEL[task_id]
+        for reg in ("formal_british", "casual_indian"):
+            for seed in range(20):
+                v = keyed(task, "register", 1.0, seed, _index_of(task_id, reg))
+                assert not re.search(r", (?:First|Two|Add|Cancel)\b", v.text), v.text
+    ctx = prepare(TRAVEL["travel-012"])
+    out = register._greeting(ctx.masked, "casual_indian", random.Random(1), False, register._capital_keeper(ctx))
+    assert re.match(r"(?:Hello|Hi) (?:sir|team)! First cancel", ctx.unmask(out)), out
+
+
+def test_register_formal_greetings_come_with_formal_phrasing() -> None:
+    for task in TRAVEL.values():
+        index = _index_of(task.id, "formal_british")
+        for seed in range(6):
+            v = keyed(task, "register", 1.0, seed, index)
+            if v.text.startswith(("Dear Sir or Madam", "Good day", "Dear team")):
+                assert "opener" in v.details["changes"] or any(
+                    c.startswith("phrase:") for c in v.details["changes"]), v.text
+    v = keyed(TRAVEL["travel-029"], "register", 1.0, 0, _index_of("travel-029", "formal_british"))
+    assert not v.text.startswith("Dear Sir or Madam, can I get")
+
+
+def test_register_changes_the_request_not_just_a_greeting_or_closing() -> None:
+    frame_only, closings = 0, Counter()
+    for task in TRAVEL.values():
+        for index in range(3):
+            v = keyed(task, "register", 0.2, 0, index)
+            if not set(v.details["changes"]) - {"greeting", "closing"}:
+                frame_only += 1
+            if v.details["register"] == "casual_indian":
+                closings["needful" in v.text] += 1
+    assert frame_only <= 2  # of 138
+    assert closings[True] <= closings[False] / 4  # 13 of 46 said "do the needful" before

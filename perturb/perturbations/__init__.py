@@ -46,11 +46,12 @@ REGISTRY: dict[str, ClassSpec] = {
     ),
     "self_correction": ClassSpec(
         name="self_correction",
-        default_level=0.5,
+        default_level=0.2,
         max_level=1.0,
         length_ratio=(1.0, 2.5),
-        epsilon="corrections / correctable slots (a correction: a wrong value of the same type, "
-        "a correction phrase, then the canonical value)",
+        epsilon="corrections / correctable slots (a correction: a plausible wrong value of the "
+        "same type, a correction phrase, then the canonical value; one correction at the default "
+        "level, several only in clauses that are not next to each other)",
         generate=self_correction.generate,
         measure=self_correction.measure,
     ),
@@ -59,8 +60,9 @@ REGISTRY: dict[str, ClassSpec] = {
         default_level=0.1,
         max_level=1.0,
         length_ratio=(0.9, 1.1),
-        epsilon="share of eligible words (two letters or more, outside protected values) altered, "
-        "case changes included",
+        epsilon="share of eligible words (two letters or more, outside protected values) with a "
+        "keyboard slip, compared case-insensitively (casing slips are counted separately and add "
+        "nothing)",
         generate=typo.generate,
         measure=typo.measure,
     ),

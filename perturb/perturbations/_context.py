@@ -12,7 +12,7 @@ from typing import Any
 
 from ..models import Task
 from ..slots import Span, find_protected, mask, protected_values, unmask
-from ._text import tokens_with_sentinels, words
+from ._text import tokens_with_sentinels, word_change_share, words
 
 
 class SkipGeneration(Exception):
@@ -56,6 +56,11 @@ class TaskContext:
         return self.spans[sentinel_index]
 
     @functools.cached_property
+    def memo(self) -> dict[str, Any]:
+        """Per-task results a class computes once (e.g. its correctable slots)."""
+        return {}
+
+    @functools.cached_property
     def free_words(self) -> list[str]:
         """Lower-cased word tokens of the prompt outside protected spans."""
         return [w.lower() for w in tokens_with_sentinels(self.masked) if w[0] != "\ue000"]
@@ -80,6 +85,14 @@ def free_words_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, _ = mask(text, spans)
     return [w.lower() for w in tokens_with_sentinels(masked) if w[0] != "\ue000"]
+
+
+def masked_change_share(ctx: TaskContext, masked: str) -> float:
+    """ε of the paraphrase/register kind estimated on masked text (its sentinels are the
+    protected values, so nothing is detected again): what generators steer by; the recorded ε
+    is measured on the finished text."""
+    new = [w.lower() for w in tokens_with_sentinels(masked) if w[0] != "\ue000"]
+    return word_change_share(ctx.free_words, new)
 
 
 def all_words(text: str) -> list[str]:

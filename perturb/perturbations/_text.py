@@ -63,6 +63,47 @@ def split_sentences(text: str) -> list[str]:
     return [text[a:b] for a, b in sentence_spans(text)]
 
 
+_CLAUSE_SEP_RE = re.compile(r"\s*(?:[,;:()—–]|\s-\s)\s*")
+
+
+def clause_spans(text: str) -> list[tuple[int, int, int, int]]:
+    """``(start, end, sentence index, clause index)`` of each clause: a sentence cut at
+    , ; : ( ) and dashes."""
+    out = []
+    for si, (a, b) in enumerate(sentence_spans(text)):
+        start, ci = a, 0
+        for m in _CLAUSE_SEP_RE.finditer(text, a, b):
+            if m.start() > start:
+                out.append((start, m.start(), si, ci))
+                ci += 1
+            start = m.end()
+        if b > start:
+            out.append((start, b, si, ci))
+    return out
+
+
+_SUBJECT = (
+    r"(?:I|I'm|I'll|I'd|I've|we|we're|we'll|we've|we'd|my|our|it|it's|this|that's|"
+    r"they|they're|he|she|there's)"
+)
+_PRONOUN = r"(?:I|I'm|I'll|I'd|I've|we|we're|we'll|we've|we'd|they|they're|he|she)"
+_TRAILING_CLAUSE_RE = re.compile(
+    r"\s*[;—–]\s*|\s+-\s+|,\s+(?=" + _SUBJECT + r"(?![\w'’]))|,?\s+and\s+(?=" + _PRONOUN + r"(?![\w'’]))",
+    re.I,
+)
+
+
+def trailing_clause(sentence: str) -> tuple[int, int] | None:
+    """The separator after the main request of ``sentence`` when a clause with its own
+    subject follows ("Cancel booking BK-1 please, my conference was called off.": the ``, ``
+    before "my"), as ``(start, end)`` offsets; None when the sentence is one clause. The
+    separator is ``;``, a dash, a comma before a subject, or "and" before a pronoun."""
+    m = _TRAILING_CLAUSE_RE.search(sentence)
+    if not m or m.start() == 0 or m.end() >= len(sentence.rstrip(".?!… ")):
+        return None
+    return m.start(), m.end()
+
+
 def match_case(template: str, word: str) -> str:
     """``word`` in the case style of ``template`` (UPPER, Title or as given)."""
     if len(template) > 1 and template.isupper():

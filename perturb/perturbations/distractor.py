@@ -1,15 +1,22 @@
 """``distractor``: irrelevant but plausible background added before, after or between sentences.
 
-Sentences come from a shipped pool (``perturb/data/distractors.json``) that holds no number,
-date, weekday, month, time, money, email, URL, ID, quoted text, place name or stated
-preference (a test checks every sentence with the protected-value detectors). Per task the
-pool is filtered again: a sentence sharing a content word with the prompt, a slot name or a
-slot value is dropped, so no inserted sentence competes with the request.
+Sentences come from a shipped pool (``perturb/data/distractors.json``, about 270 sentences of
+two to twenty words, plus short asides) that holds no number, date, weekday, month, time,
+money, email, URL, ID, quoted text, place name or stated preference (a test checks every entry
+with the protected-value detectors). Per task the pool is filtered again: an entry sharing a
+content word with the prompt, a slot name or a slot value is dropped, so nothing inserted
+competes with the request.
 
-Sentences are drawn in a seeded order until the inserted tokens reach the requested level
-(at least one), each placed in a seeded gap: before the first sentence (not before a
-greeting), between two sentences, or after the last one (only when it ends in punctuation,
-so no original byte changes).
+How much is inserted is decided before anything random: the number of inserted tokens is the
+sum of pool lengths (at most eight sentences) nearest to ``level × canonical tokens`` (ties go
+to the smaller). That depends only on the task and the level, so a higher level always inserts
+more tokens than a lower one for the same task and index, and ε lands within half a token per
+canonical token of the level wherever the pool allows. The seeded generator then picks which
+sentences make up that sum (spread over the whole pool), sometimes extends one with an aside
+("…, if I'm honest."), and places each in a gap: before the first sentence (not before a
+greeting), between two sentences (never right before a sentence that refers back, such as
+"It was €135." or "Same time if possible."), or after the last one (only when it ends in
+punctuation, so no original byte changes).
 
 ε = inserted word tokens ÷ word tokens of the canonical prompt, measured on the finished
 text as the variant's tokens that difflib does not align with the canonical's.
@@ -18,13 +25,18 @@ text as the variant's tokens that difflib does not align with the canonical's.
 from __future__ import annotations
 
 import functools
+import math
 import random
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ..slots import find_protected
 from ._context import SkipGeneration, TaskContext, Variant, load_data
 from ._text import inserted_count, rounded, sentence_spans, words
+
+MAX_PIECES = 8
+"""At most this many pool sentences per variant."""
 
 _STOP = frozenset(
     "this that with from have been your will would could should about there their what when "
@@ -34,6 +46,14 @@ _STOP = frozenset(
     "help".split()
 )
 _GREETING_RE = re.compile(r"^\s*(?:hi|hello|hey|dear|good (?:morning|afternoon|evening))\b", re.I)
+BACKREF_RE = re.compile(
+    r"^[\"'“(]*(?:it|it's|its|this|that|that's|these|those|they|they're|them|their|he|she|his|"
+    r"her|same|such|both|so|and|but|or|then|also|which|otherwise|instead|there)(?![\w'])",
+    re.I,
+)
+"""A sentence opening that refers back to the sentence before it: nothing is inserted
+between the two."""
+_NO_ASIDE_RE = re.compile(r"^(?:sorry|apologies|hope|i hope|forgive|excuse|bear|please|quick)\b", re.I)
 
 
 def _stem(word: str) -> str:
@@ -49,54 +69,185 @@ def _content(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if len(w) >= 4 and w.lower() not in _STOP}
 
 
+def _entries(key: str) -> tuple[tuple[str, frozenset[str], int], ...]:
+    out = []
+    for text in load_data("distractors")[key]:
+        if find_protected(text):
+            continue
+        out.append((text, frozenset(_content(text)), len(words(text))))
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=1)
 def pool() -> tuple[tuple[str, frozenset[str], int], ...]:
     """The shipped sentences that carry no protected value, with their content words and
     token counts."""
-    out = []
-    for sentence in load_data("distractors")["sentences"]:
-        if find_protected(sentence):
-            continue
-        out.append((sentence, frozenset(_content(sentence)), len(words(sentence))))
-    return tuple(out)
+    return _entries("sentences")
+
+
+@functools.lru_cache(maxsize=1)
+def clause_pool() -> tuple[tuple[str, frozenset[str], int], ...]:
+    """The shipped asides (``if I'm honest``) that carry no protected value."""
+    return _entries("clauses")
+
+
+def _banned(ctx: TaskContext) -> frozenset[str]:
+    """Content words of the prompt, slot names and slot values."""
+    if "distractor_banned" not in ctx.memo:
+        task = ctx.task
+        banned = _content(task.prompt)
+        for name, value in task.slots.items():
+            banned |= _content(name.replace("_", " ")) | _content(value)
+        ctx.memo["distractor_banned"] = frozenset(banned)
+    banned_words: frozenset[str] = ctx.memo["distractor_banned"]
+    return banned_words
+
+
+@dataclass(frozen=True)
+class _Allowed:
+    """The pool entries one task may use, indexed for drawing."""
+
+    sentences: tuple[tuple[str, int], ...]
+    clauses: tuple[tuple[str, int], ...]
+    by_len: dict[int, tuple[str, ...]]
+    counts: tuple[tuple[int, int], ...]
+    statements: dict[int, tuple[str, ...]]
+
+
+@functools.lru_cache(maxsize=1024)
+def _allowed(banned: frozenset[str]) -> _Allowed:
+    sentences = tuple((s, n) for s, content, n in pool() if not (content & banned))
+    clauses = tuple((s, n) for s, content, n in clause_pool() if not (content & banned))
+    by_len: dict[int, list[str]] = {}
+    statements: dict[int, list[str]] = {}
+    for s, n in sentences:
+        by_len.setdefault(n, []).append(s)
+        if s.endswith(".") and "," not in s and n >= 4 and not _NO_ASIDE_RE.match(s):
+            statements.setdefault(n, []).append(s)
+    return _Allowed(
+        sentences=sentences,
+        clauses=clauses,
+        by_len={n: tuple(v) for n, v in by_len.items()},
+        counts=tuple(sorted((n, len(v)) for n, v in by_len.items())),
+        statements={n: tuple(v) for n, v in statements.items()},
+    )
 
 
 def candidates_for(ctx: TaskContext) -> list[tuple[str, int]]:
     """Pool sentences allowed for this task (no shared content word with prompt or slots)."""
-    task = ctx.task
-    banned = _content(task.prompt)
-    for name, value in task.slots.items():
-        banned |= _content(name.replace("_", " ")) | _content(value)
-    return [(s, n) for s, content, n in pool() if not (content & banned)]
+    return list(_allowed(_banned(ctx)).sentences)
+
+
+def clauses_for(ctx: TaskContext) -> list[tuple[str, int]]:
+    """Asides allowed for this task (filtered like the sentences)."""
+    return list(_allowed(_banned(ctx)).clauses)
+
+
+@functools.lru_cache(maxsize=512)
+def _tables(counts: tuple[tuple[int, int], ...]) -> tuple[tuple[int, ...], ...]:
+    """``T[i][j]``: bit set of the token sums of ``j`` distinct sentences drawn from the first
+    ``i`` lengths of ``counts`` (``(length, how many sentences have it)``)."""
+    rows = [tuple([1] + [0] * MAX_PIECES)]
+    for length, count in counts:
+        prev = rows[-1]
+        row = []
+        for j in range(MAX_PIECES + 1):
+            acc = 0
+            for u in range(min(count, j) + 1):
+                acc |= prev[j - u] << (u * length)
+            row.append(acc)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+@functools.lru_cache(maxsize=4096)
+def target_tokens(counts: tuple[tuple[int, int], ...], target: float) -> tuple[int, int]:
+    """``(tokens, sentences)``: the achievable token sum nearest ``target`` (ties: the smaller)
+    and the number of sentences to make it of, near one sentence per fourteen tokens. Depends
+    on nothing random, so it grows with ``target``."""
+    last = _tables(counts)[-1]
+    reach = 0
+    for j in range(1, MAX_PIECES + 1):
+        reach |= last[j]
+    sums = [s for s in range(1, reach.bit_length()) if reach >> s & 1]
+    tokens = min(sums, key=lambda s: (abs(s - target), s))
+    prefer = max(1, math.ceil(tokens / 14))
+    pieces = min((j for j in range(1, MAX_PIECES + 1) if last[j] >> tokens & 1),
+                 key=lambda j: (abs(j - prefer), j))
+    return tokens, pieces
+
+
+def _pick(allowed: _Allowed, tokens: int, pieces: int, rng: random.Random) -> list[str]:
+    """``pieces`` distinct sentences whose lengths sum to ``tokens`` (which the tables
+    guarantee possible), the lengths and then the sentences drawn at random."""
+    counts = allowed.counts
+    table = _tables(counts)
+    chosen: list[str] = []
+    rest, left = tokens, pieces
+    for i in range(len(counts), 0, -1):
+        length, count = counts[i - 1]
+        options = [u for u in range(min(count, left) + 1)
+                   if rest - u * length >= 0 and table[i - 1][left - u] >> (rest - u * length) & 1]
+        u = rng.choice(options)
+        chosen.extend(rng.sample(allowed.by_len[length], u))
+        rest -= u * length
+        left -= u
+    rng.shuffle(chosen)
+    return chosen
+
+
+def _with_aside(chosen: list[str], allowed: _Allowed, rng: random.Random) -> list[str]:
+    """Sometimes swap one chosen sentence for a shorter statement plus an aside of the same
+    total length ("The garden is looking rather overgrown, if I'm honest.")."""
+    clauses = allowed.clauses
+    if not clauses or rng.random() >= 0.35:
+        return chosen
+    lengths = dict(allowed.sentences)
+    order = list(range(len(chosen)))
+    rng.shuffle(order)
+    for i in order:
+        for clause, c in rng.sample(clauses, len(clauses)):
+            hosts = [h for h in allowed.statements.get(lengths[chosen[i]] - c, ()) if h not in chosen]
+            if hosts:
+                host = rng.choice(hosts)
+                out = list(chosen)
+                out[i] = f"{host[:-1]}, {clause}."
+                return out
+    return chosen
+
+
+def gaps_of(masked: str) -> list[int]:
+    """Where a sentence may go: ``g`` means before sentence ``g`` (``len(spans)``: at the end)."""
+    spans = sentence_spans(masked)
+    gaps = []
+    for g in range(len(spans) + 1):
+        if g == len(spans):
+            tail = masked.rstrip()
+            if tail.endswith((".", "!", "?")) and not tail.endswith("\ue001"):
+                gaps.append(g)
+        elif g == 0:
+            if not _GREETING_RE.match(masked):
+                gaps.append(g)
+        elif not BACKREF_RE.match(masked[spans[g][0] : spans[g][1]]):
+            gaps.append(g)
+    return gaps or [0]
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
-    allowed = candidates_for(ctx)
-    if not allowed:
+    allowed = _allowed(_banned(ctx))
+    if not allowed.sentences:
         raise SkipGeneration("no distractor sentence is free of words that compete with the prompt")
     masked = ctx.masked
     spans = sentence_spans(masked)
     n_tokens = max(1, len(words(ctx.prompt)))
-    gaps = list(range(len(spans) + 1))
-    if _GREETING_RE.match(masked):
-        gaps.remove(0)
-    if not masked.rstrip().endswith((".", "!", "?")) or masked.rstrip().endswith("\ue001"):
-        gaps.remove(len(spans))
-    if not gaps:
-        gaps = [0]
-    order = list(allowed)
-    rng.shuffle(order)
-    chosen: list[tuple[int, str]] = []
-    inserted = 0
-    for sentence, n in order:
-        chosen.append((rng.choice(gaps), sentence))
-        inserted += n
-        if inserted / n_tokens >= level:
-            break
+    tokens, pieces = target_tokens(allowed.counts, level * n_tokens)
+    chosen = _with_aside(_pick(allowed, tokens, pieces, rng), allowed, rng)
+    gaps = gaps_of(masked)
+    placed = [(rng.choice(gaps), sentence) for sentence in chosen]
     out = masked
     # Insert from the back so earlier offsets stay valid; a stable order within one gap.
     by_gap: dict[int, list[str]] = {}
-    for gap, sentence in chosen:
+    for gap, sentence in placed:
         by_gap.setdefault(gap, []).append(sentence)
     for gap in sorted(by_gap, reverse=True):
         block = " ".join(by_gap[gap])
@@ -106,7 +257,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         else:
             at = spans[gap][0]
             out = out[:at] + block + " " + out[at:]
-    details = {"inserted": [{"gap": g, "text": s} for g, s in sorted(chosen, key=lambda c: c[0])]}
+    details = {"inserted": [{"gap": g, "text": s} for g, s in sorted(placed, key=lambda c: c[0])]}
     return Variant(text=ctx.unmask(out), details=details)
 
 

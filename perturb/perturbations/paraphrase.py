@@ -3,15 +3,24 @@
 Rules (offline, seeded), all applied to the masked prompt so protected values are untouched:
 
 * request framing: swap the opener of a request sentence ("I need to", "Could you",
-  "Please", a bare imperative, "I'd like a", "Can I get a", ...) for another of its group,
-  fixing the final ``?``/``.``;
-* word choice: curated safe swaps (``booking``/``reservation``, ``under £300``/``below £300``,
-  ``make sure``/``ensure``, ...) with context conditions (``perturb/data/paraphrase.json``);
-* sentence structure: move ``please`` between the front and the end, split ``X, and do Y``
-  into two sentences, or join two imperative sentences with ``and``.
+  "Please", a bare imperative, "I'd like a", "Can I get a", ...) for another of its group.
+  A question framing puts its ``?`` on the main request: when a clause with its own subject
+  follows ("..., my conference was called off."), that clause becomes its own sentence
+  ("Could you cancel booking BK-48213 please? My conference was called off.");
+* questions asked another way: "What's the X?" -> "Could you tell me the X?", "How many X
+  do I have?" -> "Could you tell me how many X I have?";
+* word choice: curated swaps with context conditions (``booking``/``reservation``,
+  ``under £300``/``below £300``, ``up to £90``/``no more than £90`` only after a verb of
+  paying or "of", ``got cancelled``/``was cancelled``, ...; ``perturb/data/paraphrase.json``);
+* sentence structure: move ``please`` between the front and the end of the main request
+  (never onto a trailing reason: "Send X to Y, please. I need it for my claim."), split
+  "X and I'll Y" into two sentences (only where a subject starts the second clause), or
+  join two imperative sentences with ``and``.
 
-Candidate edits are non-overlapping character ranges of the masked prompt. They are taken in
-a seeded random order until the measured ε reaches the requested level.
+Expanding or making a contraction ("What's"/"What is"), swapping a greeting or thanks, and
+moving "please" are *minor*: every variant has at least one other (lexical or structural)
+change, or the task is skipped with the reason. Edits are then added in a seeded order while
+they bring ε closer to the requested level.
 
 ε = share of non-protected word tokens changed: ``1 - M / max(|A|, |B|)`` where ``A`` and
 ``B`` are the lower-cased word tokens outside protected values of the canonical prompt and of
@@ -23,13 +32,25 @@ from __future__ import annotations
 import functools
 import random
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from ._context import SkipGeneration, TaskContext, Variant, free_words_of, load_data
-from ._text import match_case, rounded, sentence_spans, word_change_share
+from ._context import (
+    SkipGeneration,
+    TaskContext,
+    Variant,
+    free_words_of,
+    load_data,
+    masked_change_share,
+)
+from ._phrases import Edit, Op, Rule, apply_edits, compile_rules, overlaps, phrase_ops
+from ._text import rounded, sentence_spans, trailing_clause, word_change_share
 
-Edit = tuple[int, int, str]
-Op = tuple[str, list[Edit]]
+MINOR = frozenset({
+    "word:what's", "word:what is", "word:hi", "word:hello", "word:thanks", "word:thank you",
+    "please_to_end", "please_to_front",
+})
+"""Rules that alone make a near-identical variant; never the only change."""
 
 _GREETING_RE = re.compile(r"(?:(?:hi|hello|hey)(?: there)?,?\s+)?", re.I)
 
@@ -87,11 +108,16 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         after_verb = re.match(r"[A-Za-z']+\s+([A-Za-z']+)", rest)
         object_me = bool(after_verb and after_verb.group(1).lower() in ("me", "us"))
         # "Book me a flight" -> "I need to book me a flight" is wrong: the user is the object
-        if nxt in d["action_verbs"] and not (group == "agent" and object_me):
+        # "Could you email X" -> "I'd like to email X" changes who acts: only verbs whose
+        # doer does not matter ("I need to cancel" = "Could you cancel") cross over
+        if nxt in d["self_verbs"] and not (group == "agent" and object_me):
             other = d["self_framings"] if group == "agent" else d["agent_framings"]
             choices += [p for p in other if p.lower() != prefix.lower()]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
+    tail = trailing_clause(sentence)
+    if tail and sentence.endswith("?"):
+        return []  # "Could you X, I need it?": which part asks is unclear; leave it
     if not choices:
         return []
     new_prefix = rng.choice(choices)
@@ -105,128 +131,162 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         if not at_start and not re.match(r"I\b", new_text):
             new_text = new_text[0].lower() + new_text[1:]
     edits: list[Edit] = [(start + g_end, start + g_end + len(prefix) + 1, new_text + verb)]
-    last = masked[end - 1]
-    if last in ".?":
-        want = "?" if _is_question(new_prefix) else "."
-        if want != last:
+    question = _is_question(new_prefix)
+    if tail and question:
+        # the "?" goes on the request; the trailing clause becomes its own sentence
+        a, b = start + tail[0], start + tail[1]
+        edits.append((a, b + 1, "? " + masked[b].upper()))
+    elif not tail and sentence[-1] in ".?":
+        want = "?" if question else "."
+        if want != sentence[-1]:
             edits.append((end - 1, end, want))
     return [("framing", edits)]
 
 
-def _word_before(masked: str, pos: int) -> str:
-    m = re.search(r"([A-Za-z']+)\W*$", masked[:pos])
-    return m.group(1) if m else ""
+_ASK_LEADS = (("Could you tell me ", "?"), ("Can you tell me ", "?"), ("I'd like to know ", "."),
+              ("Please let me know ", "."))
+_WHAT_RE = re.compile(r"(?:What's|What is|what's|what is)\s+(?=(?:the|my|our|your)\b)")
+_HOW_RE = re.compile(
+    r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
+)
 
 
-def _word_after(masked: str, pos: int) -> str:
-    m = re.match(r"\W*?([A-Za-z']+)", masked[pos:])
-    return m.group(1).lower() if m else ""
-
-
-def _value_follows(masked: str, pos: int) -> bool:
-    return masked[pos:].lstrip(" ").startswith("\ue000")
+def question_ops(masked: str, start: int, end: int, rng: random.Random,
+                 leads: Sequence[Sequence[str]] = _ASK_LEADS) -> list[Op]:
+    """Direct questions asked as requests: "What's the X?" -> "Could you tell me the X?",
+    "How many X do I have?" -> "Could you tell me how many X I have?". ``leads``: (opening,
+    final punctuation) pairs to choose from."""
+    sentence = masked[start:end]
+    if not sentence.endswith("?"):
+        return []
+    ops: list[Op] = []
+    lead, stop = rng.choice(list(leads))
+    m = _WHAT_RE.match(sentence)
+    if m:
+        ops.append(("question:what", [(start, start + m.end(), lead), (end - 1, end, stop)]))
+    for m in _HOW_RE.finditer(sentence):
+        before = sentence[: m.start()]
+        at_start = not before.strip()
+        if not (at_start or before.endswith((", ", "— ", "– "))):
+            continue
+        wh, aux, subject, rest = m.groups()
+        lead_text = lead if at_start or re.match(r"I\b", lead) else lead[0].lower() + lead[1:]
+        verb_part = f"{subject} {rest}" if aux == "do" else f"{subject} {aux} {rest}"
+        new = f"{lead_text}{wh[0].lower()}{wh[1:]} {verb_part}{stop}"
+        ops.append(("question:how", [(start + m.start(), end, new)]))
+    return ops
 
 
 @functools.lru_cache(maxsize=1)
-def _phrase_rules() -> list[tuple[dict[str, Any], re.Pattern[str]]]:
-    return [
-        (entry, re.compile(r"(?<![\w'])" + re.escape(entry["from"]) + r"(?![\w'])", re.I))
-        for entry in _data()["phrases"]
-    ]
+def _phrase_rules() -> list[Rule]:
+    return compile_rules(_data()["phrases"])
 
 
-def _phrase_ops(masked: str, rng: random.Random) -> list[Op]:
-    ops: list[Op] = []
-    low = masked.lower()
-    for entry, rx in _phrase_rules():
-        if entry["from"] not in low:
-            continue
-        for m in rx.finditer(masked):
-            before = _word_before(masked, m.start())
-            after = _word_after(masked, m.end())
-            if "only_after" in entry and before.lower() not in entry["only_after"]:
-                continue
-            if before.lower() in entry.get("not_after", ()) or before in entry.get("not_after", ()):
-                continue
-            if "only_before" in entry and after not in entry["only_before"]:
-                continue
-            if after in entry.get("not_before", ()):
-                continue
-            if entry.get("before_value") and not _value_follows(masked, m.end()):
-                continue
-            new = match_case(m.group(), rng.choice(entry["to"]))
-            ops.append(("word:" + entry["from"], [(m.start(), m.end(), new)]))
-    return ops
+def _please_to_end(masked: str, a: int, b: int, verbs: set[str]) -> list[Op]:
+    s = masked[a:b]
+    if not (s.lower().startswith("please ") and s[-1] in ".!" and len(s) > 12):
+        return []
+    rest = s[7:]
+    if not (rest[:1].isalpha() and rest.split(" ", 1)[0].lower() in verbs):
+        return []
+    front: Edit = (a, a + 8, rest[0].upper())
+    tail = trailing_clause(s)
+    if tail is None:
+        return [("please_to_end", [front, (b - 1, b, ", please" + s[-1])])]
+    t0, t1 = tail
+    if s[t0:t1].strip() in (";", "—", "–", "-"):  # "X, please; I'll rebook later."
+        return [("please_to_end", [front, (a + t0, a + t0, ", please")])]
+    # "Send X to Y, please. I need it for my claim." -- never "..., I need it, please."
+    return [("please_to_end", [front, (a + t0, a + t1 + 1, ", please. " + s[t1].upper())])]
+
+
+_SPLIT_RE = re.compile(r",?\s+and\s+(I|I'm|I'll|I'd|I've|we|we're|we'll|we've|they|they're)(?![\w'])")
 
 
 def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
     d = _data()
+    verbs = set(d["action_verbs"])
     ops: list[Op] = []
     for a, b in spans:
         s = masked[a:b]
-        if s.lower().startswith("please ") and s[-1] in ".!" and len(s) > 12:
-            rest = s[7:]
-            if rest[:1].isalpha() and rest.split(" ", 1)[0].lower() in d["action_verbs"]:
-                ops.append(("please_to_end", [(a, a + 8, rest[0].upper()), (b - 1, b, ", please" + s[-1])]))
+        ops.extend(_please_to_end(masked, a, b, verbs))
         m = re.search(r",\s+please([.!])$", s, re.I)
-        if m and s[:1].isalpha() and s.split(" ", 1)[0].lower() in d["action_verbs"]:
+        if m and s[:1].isalpha() and s.split(" ", 1)[0].lower() in verbs:
             edits = [(a, a + 1, "Please " + s[0].lower()), (a + m.start(), b, m.group(1))]
             ops.append(("please_to_front", edits))
-        for m in re.finditer(r",?\s+and\s+([a-z]+)\b", s):
-            if m.group(1) in d["action_verbs"] and m.start() > 0:
-                k = a + m.start()
-                split: list[Edit] = [(k, a + m.start(1) + 1, ". " + m.group(1)[0].upper())]
-                if s[-1] in ".?!":  # claim the end so a framing edit cannot move the "?"
-                    split.append((b - 1, b, s[-1]))
-                ops.append(("split_and", split))
+        if s.endswith("?"):
+            continue
+        for m in _SPLIT_RE.finditer(s):
+            # only where the second clause has its own subject: "X and I'll Y" -> "X. I'll Y"
+            if len(s[: m.start()].split()) < 3:
+                continue
+            subject = m.group(1)
+            split: list[Edit] = [(a + m.start(), a + m.start(1) + 1, ". " + subject[0].upper())]
+            if s[-1] in ".!":  # claim the end so a framing edit cannot move it
+                split.append((b - 1, b, s[-1]))
+            ops.append(("split_and", split))
     for (a1, b1), (a2, b2) in zip(spans, spans[1:], strict=False):
         first, second = masked[a1:b1], masked[a2:b2]
         word = second.split(" ", 1)[0]
-        if first.endswith(".") and word.lower() in d["action_verbs"] and word[:1].isupper():
-            if first.split(" ", 1)[0].lower() in d["action_verbs"]:
+        if first.endswith(".") and word.lower() in verbs and word[:1].isupper():
+            if first.split(" ", 1)[0].lower() in verbs:
                 ops.append(("join_and", [(b1 - 1, a2 + 1, " and " + second[0].lower())]))
     return ops
 
 
-def _apply(masked: str, edits: list[Edit]) -> str:
-    for a, b, new in sorted(edits, reverse=True):
-        masked = masked[:a] + new + masked[b:]
-    return masked
-
-
-def _overlaps(edits: list[Edit], taken: list[Edit]) -> bool:
-    return any(a < tb and ta < b or (a == ta and b == tb) for a, b, _ in edits for ta, tb, _ in taken)
-
-
-def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
-    masked = ctx.masked
+def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     spans = sentence_spans(masked)
     ops: list[Op] = []
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-    ops.extend(_phrase_ops(masked, rng))
+        ops.extend(question_ops(masked, a, b, rng))
+    ops.extend(phrase_ops(masked, _phrase_rules(), rng))
     ops.extend(_structure_ops(masked, spans))
+    return ops
+
+
+def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    masked = ctx.masked
+    ops = _all_ops(masked, rng)
     if not ops:
         raise SkipGeneration(
             "no paraphrase rule applies (no known request framing, phrase or clause to rewrite)"
         )
     rng.shuffle(ops)
-    taken: list[Edit] = []
-    names: list[str] = []
-    text = ctx.prompt
+    # the first change is a lexical or structural one, the one whose ε alone is nearest the
+    # level (ties in 0.1 steps keep the seeded order, so variants differ)
+    solo: list[tuple[float, int, Op]] = []
+    for op in ops:
+        if op[0] in MINOR:
+            continue
+        edited = apply_edits(masked, op[1])
+        if ctx.unmask(edited) != ctx.prompt:
+            solo.append((round(abs(masked_change_share(ctx, edited) - level), 1), len(solo), op))
+    if not solo:
+        raise SkipGeneration(
+            "only minor rewrites apply (a contraction, a greeting or moving 'please'); a "
+            "paraphrase needs a change of wording or structure"
+        )
+    first = min(solo)[2]
+    taken: list[Edit] = list(first[1])
+    names = [first[0]]
+    edited = apply_edits(masked, taken)
+    current = masked_change_share(ctx, edited)
     for name, edits in ops:
-        if _overlaps(edits, taken):
+        if current >= level:
+            break
+        if overlaps(edits, taken):
             continue
-        candidate = ctx.unmask(_apply(masked, taken + edits))
-        if candidate == text:
+        candidate = apply_edits(masked, taken + edits)
+        if candidate == edited:
             continue
+        eps = masked_change_share(ctx, candidate)
+        if abs(eps - level) >= abs(current - level):
+            continue  # overshoots further than stopping here
         taken.extend(edits)
         names.append(name)
-        text = candidate
-        if measure(ctx, text, {}) >= level:
-            break
-    if text == ctx.prompt:
-        raise SkipGeneration("no paraphrase rule changes this prompt")
+        edited, current = candidate, eps
+    text = ctx.unmask(edited)
     return Variant(text=text, details={"rules": names})
 
 

@@ -2,20 +2,28 @@
 
 Three target registers, rotated over a task's variants (``register_for``):
 
-* ``formal_british``: British spelling, British vocabulary, contractions expanded, formal
-  openers ("Would you be so kind as to", "I would be grateful if you could"), formal
-  greetings and closings ("Many thanks.").
+* ``formal_british``: British spelling and vocabulary, contractions expanded, formal openers
+  ("Would you be so kind as to", "I would be grateful if you could"), formal wording ("I want"
+  -> "I would like", "tell me the" -> "advise me of the", "look up" -> "look into"), formal
+  greetings and closings ("Dear Sir or Madam," only with formal phrasing of the request).
 * ``casual_indian``: British spelling and vocabulary (as Indian English uses them), "Kindly",
-  "Hello sir,", "Please do the needful.", contractions kept.
-* ``terse_us``: American spelling and vocabulary, contractions, "pls"/"thx"/"u", greeting
-  dropped, short openers.
+  "Request you to", wording such as "let me know", "query", "timing", "at the earliest",
+  full forms ("I am"), "Hello sir,", "Please revert at the earliest.".
+* ``terse_us``: American spelling and vocabulary, contractions, dropped subjects ("Need a
+  room ..."), "pls"/"thx"/"u", "coworker", "reservation", greeting dropped, short openers.
 
 Spelling comes from the ``breame`` package's US/UK spelling lists (about 1,700 words each),
 minus words whose other spelling depends on the sense (``program``/``programme``, ...).
 Vocabulary pairs (``perturb/data/register.json``) each name a term that breame lists as
-regional. Spelling and vocabulary for the target locale are always applied; style edits
-(opener, greeting, closing, contractions, terse words) are taken in a seeded order until the
-measured ε reaches the level, at least one of them.
+regional. Spelling and vocabulary for the target locale are applied wherever they fit. Then
+the request itself changes: its opener, then (in a seeded order, while ε is below the level)
+the register's wording, contractions and terse words. A greeting and a closing are only
+added when the request's own changes leave ε below the level (or nothing in the request
+could change), so no variant is a plain greeting or closing on unchanged text. A greeting
+lower-cases the word after it unless that word is "I", a name or a protected value; a value
+that opens the prompt with a capital it cannot lose ("First cancel ...", "Two adults ...")
+gets a greeting of its own ("Hello sir! First cancel ..."). "have" is never contracted
+before "to" ("would I have to", never "would I've to"), nor at the end of a clause.
 
 ε = share of word tokens changed, measured like paraphrase: ``1 - M / max(|A|, |B|)`` over
 lower-cased word tokens outside protected values.
@@ -37,8 +45,18 @@ from breame.spelling import (
     get_british_spelling,
 )
 
-from ._context import TaskContext, Variant, free_words_of, load_data
-from ._text import decapitalize_first, match_case, rounded, sentence_spans, word_change_share
+from ..slots import detect
+from ._context import TaskContext, Variant, free_words_of, load_data, masked_change_share
+from ._phrases import Rule, apply_edits, compile_rules, phrase_ops
+from ._text import (
+    decapitalize_first,
+    match_case,
+    rounded,
+    sentence_spans,
+    trailing_clause,
+    word_change_share,
+)
+from .paraphrase import question_ops
 
 REGISTERS = ("formal_british", "casual_indian", "terse_us")
 _LOCALE = {"formal_british": "uk", "casual_indian": "uk", "terse_us": "us"}
@@ -136,10 +154,35 @@ def vocabulary(masked: str, locale: str) -> str:
     return masked
 
 
+_PARTICIPLES = frozenset(
+    "been got gotten had done made lost seen paid sent left heard read found given taken written "
+    "forgotten spoken told bought brought kept thought tried put set let".split()
+)
+
+
+def _contractible(full: str, nxt: str) -> bool:
+    """May ``full`` ("I have") be contracted before the word ``nxt`` ("" at a clause end)?"""
+    if not nxt:
+        return False  # "what it is." never becomes "what it's."
+    if full.lower() == "let us":
+        return False  # "let us know" asks permission; "let's" suggests
+    if full.lower().endswith("have"):
+        # only the auxiliary: "I've booked", never "would I've to" or "I've 12,500 points"
+        return nxt in _PARTICIPLES or nxt.endswith("ed")
+    return True
+
+
 def _contract(masked: str) -> str:
-    for full, short, rx in _phrase_res("contractions", 0):
-        if full.lower() in masked.lower():
-            masked = rx.sub(_cased(short), masked)
+    for full, short in _data()["contractions"]:
+        if full.lower() not in masked.lower():
+            continue
+        rx = re.compile(r"(?<![\w'])" + re.escape(full) + r"(?![\w'])(?=\s+([A-Za-z]+)|)", re.I)
+
+        def one(m: re.Match[str], full: str = full, short: str = short) -> str:
+            nxt = (m.group(1) or "").lower()
+            return match_case(m.group(), short) if _contractible(full, nxt) else m.group()
+
+        masked = rx.sub(one, masked)
     return masked
 
 
@@ -164,12 +207,15 @@ def _expand(masked: str) -> str:
 def _terse_words(masked: str) -> str:
     for full, short, rx in _phrase_res("terse_words", 0):
         if full in masked.lower():
-            masked = rx.sub(short, masked)
+            masked = rx.sub(_cased(short), masked)
     return masked
 
 
 def _opener(masked: str, reg: str, rng: random.Random) -> str:
-    """Replace the opener of the first request sentence with one of the register's."""
+    """Replace the opener of the first request sentence with one of the register's. A
+    question opener puts its "?" on the request, and a trailing clause with its own subject
+    becomes a sentence of its own ("Could you possibly cancel BK-1 please? My conference
+    was called off.")."""
     style = _data()[reg]
     verbs = set(load_data("paraphrase")["action_verbs"])
     for a, b in sentence_spans(masked):
@@ -197,14 +243,23 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
             body = body[0].upper() + body[1:] if not new and not lead else body[0].lower() + body[1:]
         opener = decapitalize_first(new) if lead else new
         out = lead + opener + body
-        if out[-1:] in ".?":
-            question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+        question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+        tail = trailing_clause(out)
+        if tail and out.endswith("?"):
+            continue  # which part asks is unclear; leave this sentence
+        if tail and question:
+            out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
+        elif not tail and out[-1:] in ".?":
             out = out[:-1] + ("?" if question else ".")
         return masked[:a] + out + masked[b:]
     return masked
 
 
-def _greeting(masked: str, reg: str, rng: random.Random) -> str:
+def _greeting(masked: str, reg: str, rng: random.Random, formal: bool,
+              keeps_capital: Callable[[str], bool]) -> str:
+    """Add (or swap) a greeting. Formal greetings ("Dear Sir or Madam,") only come with a
+    formally phrased request; the next word is lower-cased unless it must keep its capital,
+    in which case the greeting stands alone ("Hello sir! First cancel ...")."""
     style = _data()[reg]
     m = _GREETING_RE.match(masked)
     if reg == "terse_us":
@@ -212,10 +267,13 @@ def _greeting(masked: str, reg: str, rng: random.Random) -> str:
             return masked
         rest = masked[m.end() :]
         return rest[:1].upper() + rest[1:]
-    new = rng.choice(style["greetings"])
-    if m:
-        return new + masked[m.end() :]
-    return new + decapitalize_first(masked)
+    options = style["greetings"] + (style["formal_greetings"] if formal else [])
+    rest = masked[m.end() :] if m else masked
+    if keeps_capital(rest):  # a greeting of its own: "Hello sir! First cancel ..."
+        options = [o for o in options if not o.startswith(("Dear", "Respected"))]
+        new = rng.choice(options)
+        return new.rstrip(", ") + ("." if reg == "formal_british" else "!") + " " + rest
+    return rng.choice(options) + decapitalize_first(rest)
 
 
 def _closing(masked: str, reg: str, rng: random.Random) -> str:
@@ -230,40 +288,98 @@ def _closing(masked: str, reg: str, rng: random.Random) -> str:
     return body.rstrip() + " " + new
 
 
-def _style_ops(reg: str) -> list[tuple[str, Callable[[str, random.Random], str]]]:
-    ops: list[tuple[str, Callable[[str, random.Random], str]]] = [
-        ("opener", lambda t, r: _opener(t, reg, r)),
-        ("greeting", lambda t, r: _greeting(t, reg, r)),
-        ("closing", lambda t, r: _closing(t, reg, r)),
-    ]
-    if reg == "formal_british":
-        ops.append(("expand_contractions", lambda t, r: _expand(t)))
-    else:
-        ops.append(("contractions", lambda t, r: _contract(t)))
+def _question(masked: str, reg: str, rng: random.Random) -> str:
+    """The first direct question asked the register's way ("How many X do I have?" ->
+    "Could you kindly tell me how many X I have?")."""
+    for a, b in sentence_spans(masked):
+        ops = question_ops(masked, a, b, rng, _data()[reg]["question_leads"])
+        if ops:
+            return apply_edits(masked, ops[0][1])
+    return masked
+
+
+@functools.lru_cache(maxsize=4)
+def _register_rules(reg: str) -> list[Rule]:
+    return compile_rules(_data()[reg]["phrases"])
+
+
+def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
+    def op(masked: str, rng: random.Random) -> str:
+        return apply_edits(masked, [e for _, edits in phrase_ops(masked, [rule], rng) for e in edits])
+
+    return op
+
+
+def _body_ops(reg: str) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+    """Changes to the request itself (besides the opener): wording, contractions, terse words."""
+    ops = [("phrase:" + rule[0]["from"], _phrase_op(rule)) for rule in _register_rules(reg)]
+    if _data()[reg]["question_leads"]:
+        ops.append(("question", lambda t, r: _question(t, reg, r)))
     if reg == "terse_us":
+        ops.append(("contractions", lambda t, r: _contract(t)))
         ops.append(("terse_words", lambda t, r: _terse_words(t)))
+    else:
+        ops.append(("expand_contractions", lambda t, r: _expand(t)))
     return ops
+
+
+def _capital_keeper(ctx: TaskContext) -> Callable[[str], bool]:
+    """Whether masked text opens with a protected value whose first word is capitalised only
+    because it opens the sentence ("First", "Two adults", "Tomorrow"): it cannot be lower-cased
+    after a greeting."""
+
+    def keeps(rest: str) -> bool:
+        m = re.match(r"\s*\ue000[^\ue001]*\ue001", rest)
+        if not m:
+            return False
+        value = ctx.unmask(m.group().strip())
+        word = re.match(r"[A-Za-z]+", value)
+        if not word or not word.group()[0].isupper() or word.group().isupper():
+            return False
+        return any(s.start == word.start() and s.kind in ("number", "date") for s in detect(value))
+
+    return keeps
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
     reg = register_for(ctx.task.id, index)
     locale = _LOCALE[reg]
     masked = vocabulary(spell(ctx.masked, locale), locale)
-    changes = []
-    if masked != ctx.masked:
-        changes.append("spelling/vocabulary")
-    ops = _style_ops(reg)
-    rng.shuffle(ops)
-    styled = 0
-    for name, op in ops:
-        new = op(masked, rng)
-        if new == masked:
-            continue
-        masked = new
-        changes.append(name)
-        styled += 1
-        if measure(ctx, ctx.unmask(masked), {}) >= level:
+    changes = ["spelling/vocabulary"] if masked != ctx.masked else []
+
+    # 1. the request itself: its opener, then the register's wording while below the level
+    formal = False
+    new = _opener(masked, reg, rng)
+    if new != masked:
+        masked, formal = new, True
+        changes.append("opener")
+    current = masked_change_share(ctx, masked)
+    body = _body_ops(reg)
+    rng.shuffle(body)
+    for name, op in body:
+        if changes and current >= level:
             break
+        new = op(masked, rng)
+        if new != masked:
+            masked = new
+            changes.append(name)
+            formal = formal or name.startswith("phrase:")
+            current = masked_change_share(ctx, masked)
+    # 2. a greeting and a closing only to reach the level (or when the request could not change)
+    frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
+        ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
+        ("closing", lambda t, r: _closing(t, reg, r)),
+    ]
+    rng.shuffle(frame)
+    request_changed = bool(changes)
+    for name, op in frame:
+        if request_changed and current >= level:
+            break
+        new = op(masked, rng)
+        if new != masked:
+            masked = new
+            changes.append(name)
+            current = masked_change_share(ctx, masked)
     return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
 
 

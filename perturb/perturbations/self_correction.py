@@ -1,13 +1,13 @@
 """``self_correction``: the user states a wrong value of a slot first, then corrects it.
 
-A slot is *correctable* when a wrong value of the same type can be made: a weekday (another
-weekday), a month, a date (another day of the month), a time (another hour), money (another
-amount, same currency and format), a number, an ID (two digits swapped or one changed), a
-shipped city/country (another city/country) or a value of a known category (seat class,
-room type, size, ...). Declared slots are used first; without declared slots, detected
-values of those types are used (recorded as ``detected:<kind>``). The canonical value is
-never edited: the wrong value and a correction phrase are inserted in front of it, so the
-final stated value is always the canonical one:
+A slot is *correctable* when a plausible wrong value of the same type can be made (see
+:mod:`._wrong`): a weekday, a month, a date, a time, money, a count (digits or a number word),
+an ID, a city/country (from the same region; not one that locates a landmark, "near Times
+Square in New York") or a value of a known category (seat class, room type, ...). Declared
+slots are used first; without declared slots, detected values of those types are used
+(recorded as ``detected:<kind>``). The canonical value is never edited: the wrong value and a
+correction phrase are inserted in front of it, so the final stated value is always the
+canonical one:
 
 * ``dash_sorry``  "Thursday — sorry, I meant Friday"
 * ``no_wait``     "Thursday, no wait, Friday"
@@ -16,9 +16,15 @@ final stated value is always the canonical one:
 * ``i_mean``      "Thursday, I mean Friday"
 * ``scratch``     "Thursday — scratch that, Friday"
 
+With level ε the generator corrects ``max(1, round(ε × correctable))`` slots (one at the
+default level), preferring weekdays, dates, times, counts, amounts and categories, then IDs,
+then places. Several corrections are made only in different clauses that are not next to each
+other (a clause ends at , ; : — or a sentence end), so two corrections never stack into
+something that reads like a route ("from Warsaw, I mean London to Glasgow — scratch that,
+Delhi"); when the level asks for more than fit, fewer are made and ε says so.
+
 ε = corrections ÷ correctable slots, measured on the finished text: a correction is a
-correctable value preceded (within a short window) by a correction phrase. With level ε the
-generator corrects ``max(1, round(ε × correctable))`` slots.
+correctable value preceded (within a short window) by a correction phrase.
 """
 
 from __future__ import annotations
@@ -27,9 +33,10 @@ import random
 import re
 from typing import Any
 
-from ..slots import Span, detect, find_protected, place_kind, places, sentinel
-from ._context import SkipGeneration, TaskContext, Variant, load_data
-from ._text import rounded
+from ..slots import Span, detect, find_protected, sentinel
+from ._context import SkipGeneration, TaskContext, Variant
+from ._text import clause_spans, rounded
+from ._wrong import categories, category_of, wrong_value
 
 PHRASINGS: dict[str, tuple[str, str]] = {
     "dash_sorry": ("{wrong} — sorry, I meant ", ""),
@@ -49,153 +56,115 @@ CUE_RE = re.compile(
 )
 """A correction phrase ending right before a value."""
 
-_WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-_MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August",
-           "September", "October", "November", "December"]
+_TIER = {"place": 2, "id": 1}
+"""Preference when choosing what to correct: lower first; every other kind is tier 0."""
+_NOT_LANDMARK = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
+
+__all__ = [
+    "CUE_RE", "PHRASINGS", "correctable", "found_corrections", "generate", "infer_corrections",
+    "measure", "wrong_value",
+]
 
 
-def _categories() -> list[list[str]]:
-    categories: list[list[str]] = load_data("categories")["categories"]
-    return categories
+def _kind_of(ctx: TaskContext, span: Span) -> str:
+    """The detected kind of a declared slot's value (``slot`` when nothing matches whole)."""
+    if span.kind != "slot":
+        return span.kind
+    found = {s.kind for s in detect(span.text) if s.text == span.text}
+    for kind in ("time", "date", "money", "id", "weekday", "month", "place", "number"):
+        if kind in found:
+            return kind
+    return "slot"
 
 
-def _same_case(template: str, value: str) -> str:
-    if template.islower():
-        return value.lower()
-    if template.isupper() and len(template) > 1:
-        return value.upper()
-    return value
+def _masked_pos(ctx: TaskContext, span: Span) -> int:
+    return ctx.masked.index(sentinel(ctx.spans.index(span)))
 
 
-def _wrong_amount(value: str, rng: random.Random) -> str | None:
-    """Another amount in the first number of ``value``, same format (commas, zero padding)."""
-    m = re.search(r"\d{1,3}(?:,\d{3})+|\d+", value)
-    if not m:
+def _clause_of(ctx: TaskContext, pos: int) -> tuple[int, int, int, int]:
+    """``(sentence, clause, start, end)`` of the clause of the masked text holding ``pos``."""
+    for a, b, si, ci in clause_spans(ctx.masked):
+        if a <= pos < b:
+            return si, ci, a, b
+    return -1, -1, pos, pos
+
+
+def _locates_landmark(ctx: TaskContext, span: Span) -> bool:
+    """True when the place's clause also names something capitalised that is not a protected
+    value ("near Times Square in New York"): the place locates that landmark, and another
+    city would be nonsense ("Times Square in Moscow")."""
+    _, _, a, b = _clause_of(ctx, _masked_pos(ctx, span))
+    clause = ctx.masked[a:b]
+    for m in re.finditer(r"[A-Za-z][\w'’]*", clause):
+        word = m.group()
+        if m.start() == 0 or not word[0].isupper() or word in _NOT_LANDMARK:
+            continue
+        return True
+    return False
+
+
+def _capital_by_position(ctx: TaskContext, span: Span, kind: str) -> bool:
+    """True for a value capitalised only because it opens a sentence ("Two adults and ..."):
+    after a correction phrase it would keep that capital mid-sentence ("sorry, I meant Two
+    adults"), and the protected bytes cannot be lower-cased."""
+    first = span.text.split(maxsplit=1)[0] if span.text.strip() else ""
+    if kind in ("place", "weekday", "month", "id") or not first[:1].isupper() or first.isupper():
+        return False
+    before = ctx.masked[: _masked_pos(ctx, span)].rstrip(" \"'“(")
+    return not before or before[-1] in ".!?:"
+
+
+def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
+    kind = _kind_of(ctx, span)
+    if kind == "place" and _locates_landmark(ctx, span):
         return None
-    digits = m.group()
-    n = int(digits.replace(",", ""))
-    step = max(1, n // 10) if n >= 20 else 1
-    choices = [n + k * step for k in (-3, -2, -1, 1, 2, 3) if n + k * step > 0]
-    new = rng.choice(choices)
-    if "," in digits:
-        text = f"{new:,}"
-    elif digits.startswith("0") and len(digits) > 1:
-        text = str(new).zfill(len(digits))
-    else:
-        text = str(new)
-    return value[: m.start()] + text + value[m.end() :]
-
-
-def _wrong_time(value: str, rng: random.Random) -> str | None:
-    m = re.match(r"(\d{1,2})(.*)$", value)
-    if not m:
+    if _capital_by_position(ctx, span, kind):
         return None
-    hour = int(m.group(1))
-    twelve = bool(re.search(r"[AaPp]\.?[Mm]", value))
-    top = 12 if twelve else 23
-    choices = [h for h in range(1 if twelve else 0, top + 1) if h != hour and abs(h - hour) <= 3]
-    new = rng.choice(choices)
-    text = str(new).zfill(len(m.group(1))) if m.group(1).startswith("0") else str(new)
-    return text + m.group(2)
-
-
-_RELATIVE = {"today": "tomorrow", "tomorrow": "today", "tonight": "tomorrow", "yesterday": "today"}
-
-
-def _wrong_date(value: str, rng: random.Random) -> str | None:
-    low = value.lower()
-    if low in _RELATIVE:
-        other = _RELATIVE[low]
-        return other.capitalize() if value[0].isupper() else other
-    iso = re.match(r"(\d{4})-(\d{2})-(\d{2})$", value)
-    if iso:
-        day = int(iso.group(3))
-        new = rng.choice([d for d in range(1, 29) if d != day and abs(d - day) <= 4])
-        return f"{iso.group(1)}-{iso.group(2)}-{new:02d}"
-    m = re.search(r"(?<![\d/.-])(\d{1,2})(st|nd|rd|th)?\b", value)
-    if not m or int(m.group(1)) > 31:
-        return None
-    day = int(m.group(1))
-    new = rng.choice([d for d in range(1, 29) if d != day and abs(d - day) <= 4])
-    suffix = ""
-    if m.group(2):
-        suffix = "th" if 10 <= new % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(new % 10, "th")
-    return value[: m.start()] + str(new) + suffix + value[m.end() :]
-
-
-def _wrong_id(value: str, rng: random.Random) -> str | None:
-    pos = [i for i, ch in enumerate(value) if ch.isdigit()]
-    if not pos:
-        return None
-    chars = list(value)
-    pairs = [(a, b) for a, b in zip(pos, pos[1:], strict=False) if b == a + 1 and chars[a] != chars[b]]
-    if pairs and rng.random() < 0.5:
-        a, b = rng.choice(pairs)
-        chars[a], chars[b] = chars[b], chars[a]
-    else:
-        i = rng.choice(pos)
-        chars[i] = rng.choice([d for d in "0123456789" if d != chars[i]])
-    return "".join(chars)
-
-
-def wrong_value(value: str, kind: str, rng: random.Random) -> str | None:
-    """A plausible wrong value of the same type as ``value``, or None."""
-    for i, day in enumerate(_WEEKDAYS):
-        if value.lower().rstrip("s") == day.lower():
-            other = rng.choice([d for j, d in enumerate(_WEEKDAYS) if j != i])
-            other = other + ("s" if value.lower().endswith("days") else "")
-            return _same_case(value, other)
-    if value in _MONTHS:
-        return rng.choice([m for m in _MONTHS if m != value])
-    pk = place_kind(value)
-    if pk:
-        return rng.choice([p for p in places()[pk] if p != value and p not in value and value not in p])
-    for group in _categories():
-        lowered = [g.lower() for g in group]
-        if value.lower() in lowered:
-            other = rng.choice([g for g in group if g.lower() != value.lower()])
-            return _same_case(value, other) if value.islower() else other
-    if kind == "time" or re.fullmatch(r"\d{1,2}(?::\d{2})?\s?(?:[AaPp]\.?[Mm]\.?)?", value):
-        if re.fullmatch(r"\d{1,2}", value) and kind != "time":
-            return _wrong_amount(value, rng)
-        return _wrong_time(value, rng)
-    if kind == "date":
-        return _wrong_date(value, rng)
-    if kind == "id":
-        return _wrong_id(value, rng)
-    if kind in ("money", "number", "slot") and re.search(r"\d", value):
-        return _wrong_amount(value, rng)
-    return None
+    return wrong_value(
+        span.text, kind, rng, before=ctx.prompt[: span.start], after=ctx.prompt[span.end :],
+        avoid=ctx.protected,
+    )
 
 
 def correctable(ctx: TaskContext) -> list[tuple[str, Span]]:
     """``(slot label, span)`` of each correctable slot: declared slots first; without any
     correctable declared slot, detected values."""
+    if "correctable" not in ctx.memo:
+        ctx.memo["correctable"] = _correctable(ctx)
+    return list(ctx.memo["correctable"])
+
+
+def _correctable(ctx: TaskContext) -> list[tuple[str, Span]]:
     out: list[tuple[str, Span]] = []
     probe = random.Random(0)
     seen: set[str] = set()
     for span in ctx.spans:
         if span.kind == "slot" and span.slot and span.slot not in seen:
-            if wrong_value(span.text, _kind_of(ctx, span), probe) is not None:
+            if _wrong_for(ctx, span, probe) is not None:
                 out.append((span.slot, span))
                 seen.add(span.slot)
     if out:
         return out
     for span in ctx.spans:
         if span.kind in ("weekday", "month", "date", "time", "money", "number", "id", "place"):
-            if span.text not in seen and wrong_value(span.text, span.kind, probe) is not None:
+            if span.text not in seen and _wrong_for(ctx, span, probe) is not None:
                 out.append((f"detected:{span.kind}", span))
                 seen.add(span.text)
     return out
 
 
-def _kind_of(ctx: TaskContext, span: Span) -> str:
-    """The detected kind of a declared slot's value (``slot`` when nothing matches whole)."""
-    found = {s.kind for s in detect(span.text) if s.text == span.text}
-    for kind in ("time", "date", "money", "id", "weekday", "month", "place", "number"):
-        if kind in found:
-            return kind
-    return "slot"
+def _tier(ctx: TaskContext, span: Span) -> int:
+    if category_of(span.text) is not None:
+        return 0
+    return _TIER.get(_kind_of(ctx, span), 0)
+
+
+def _apart(ctx: TaskContext, a: Span, b: Span) -> bool:
+    """Two corrections may share a variant: different sentences, or clauses of one sentence
+    with at least one clause between them."""
+    sa, ca, _, _ = _clause_of(ctx, _masked_pos(ctx, a))
+    sb, cb, _, _ = _clause_of(ctx, _masked_pos(ctx, b))
+    return sa != sb or abs(ca - cb) >= 2
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
@@ -206,18 +175,22 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             "place or known-category value)"
         )
     k = min(len(slots), max(1, round(level * len(slots))))
-    picked = sorted(rng.sample(range(len(slots)), k))
+    keys = [(_tier(ctx, span), rng.random()) for _, span in slots]
+    picked: list[int] = []
+    for i in sorted(range(len(slots)), key=keys.__getitem__):
+        if len(picked) == k:
+            break
+        if all(_apart(ctx, slots[i][1], slots[j][1]) for j in picked):
+            picked.append(i)
     masked = ctx.masked
     corrections = []
-    for i in reversed(picked):
+    for i in sorted(picked, reverse=True):
         label, span = slots[i]
-        index = ctx.spans.index(span)
-        kind = span.kind if span.kind != "slot" else _kind_of(ctx, span)
-        wrong = wrong_value(span.text, kind, rng)
+        wrong = _wrong_for(ctx, span, rng)
         assert wrong is not None
         phrasing = rng.choice(sorted(PHRASINGS))
         before, after = PHRASINGS[phrasing]
-        token = sentinel(index)
+        token = sentinel(ctx.spans.index(span))
         masked = masked.replace(token, before.format(wrong=wrong) + token + after, 1)
         corrections.append({"slot": label, "wrong": wrong, "final": span.text, "phrasing": phrasing})
     corrections.reverse()
@@ -252,7 +225,7 @@ def _value_before(before: str) -> str | None:
     spans = [s for s in find_protected(before) if s.end == len(before)]
     if spans:
         return spans[-1].text
-    for group in _categories():
+    for group in categories():
         for member in sorted(group, key=len, reverse=True):
             if before.lower().endswith(member.lower()):
                 return before[-len(member) :]

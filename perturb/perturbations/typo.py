@@ -1,24 +1,32 @@
-"""``typo``: realistic keyboard slips and casing changes, never inside protected values.
+"""``typo``: realistic keyboard slips, plus an occasional casing slip, never inside protected
+values.
 
-Eligible words are the word tokens with at least two letters outside protected spans. Each
-variant picks a casing mode (seeded): ``keep`` (most variants), ``lower`` (all text outside
-protected values in lower case) or ``random_case`` (some words in mixed case, "bOoK").
-Then character edits are made to further eligible words until the share of altered eligible
-words reaches the requested level (at least one word):
+Eligible words are the word tokens with at least two letters outside protected spans. Every
+variant has keyboard-level edits on ``max(1, round(level × eligible))`` eligible words (so
+never a casing-only variant):
 
 * ``substitute``: a letter replaced by a QWERTY neighbour (the adjacency map is nlpaug's
   ``res/char/keyboard/en.json``; letters only, so no digit or symbol is introduced);
-* ``transpose``: two adjacent, different letters swapped;
-* ``delete``: a letter dropped (words of four letters or more);
-* ``double``: a letter typed twice.
+* ``transpose``: two adjacent, different letters swapped, case kept by position
+  ("Book" -> "Obok", never "oBok");
+* ``delete``: a letter dropped (never the first; words of four letters or more);
+* ``double``: a letter typed twice (never a lone capital: "Book" -> "Boook", not "BBook").
+
+On top of them, each variant picks a casing mode (seeded), as people actually slip:
+``keep`` (half the variants), ``lower`` (everything outside protected values in lower case,
+"i'll"), ``capitalised`` (one mid-sentence word with a capital, "then Book"),
+``sticky_shift`` (Shift held for two letters, "PLease") or ``caps_lock`` (one whole word in
+capitals, "HOW"). Never random per-letter case ("bOoK").
 
 nlpaug's own ``KeyboardAug`` is not called: it draws from the process-global ``random`` and
 numpy generators (so output depends on what else ran) and masks by token stop-list, which
 cannot protect multi-word values; here every edit comes from the candidate's own seeded RNG
 and happens only in the masked text.
 
-ε = share of eligible words altered (any character differs, case included), measured on the
-finished text by word alignment with the canonical prompt.
+ε = share of eligible words with a keyboard slip, measured on the finished text by word
+alignment with the canonical prompt, case-insensitively. Casing is counted separately: the
+details record the mode (``case``) and every re-cased word (``recased``), and they do not add
+to ε, so a level buys keyboard slips, not capital letters.
 """
 
 from __future__ import annotations
@@ -34,8 +42,8 @@ from typing import Any
 from ._context import SkipGeneration, TaskContext, Variant
 from ._text import WORD_RE, altered_share, rounded, words
 
-CASE_MODES = ("keep", "lower", "random_case")
-_CASE_WEIGHTS = (0.6, 0.2, 0.2)
+CASE_MODES = ("keep", "lower", "capitalised", "sticky_shift", "caps_lock")
+_CASE_WEIGHTS = (0.5, 0.2, 0.1, 0.1, 0.1)
 OPS = ("substitute", "transpose", "delete", "double")
 
 
@@ -58,11 +66,20 @@ def keyboard() -> dict[str, tuple[str, ...]]:
     return out
 
 
-def _edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
+def _case_like(template: str, new: str) -> str:
+    """``new`` (same length as ``template``) with the case of ``template`` position by
+    position: a capital stays where the typist put it."""
+    return "".join(n.upper() if t.isupper() else n.lower() if t.islower() else n
+                   for t, n in zip(template, new, strict=True))
+
+
+def edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
+    """One keyboard slip in ``word``: ``(new word, op)``, or None when no op applies."""
     kb = keyboard()
     letters = [i for i, ch in enumerate(word) if ch.isalpha()]
     ops = list(OPS)
     rng.shuffle(ops)
+    all_caps = word.isupper()
     for op in ops:
         if op == "substitute":
             cands = [i for i in letters if word[i].lower() in kb]
@@ -72,25 +89,37 @@ def _edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
                 new = new.upper() if word[i].isupper() else new
                 return word[:i] + new + word[i + 1 :], op
         elif op == "transpose":
-            cands = [i for i in letters if i + 1 in letters and word[i] != word[i + 1]]
+            cands = [i for i in letters if i + 1 in letters and word[i].lower() != word[i + 1].lower()]
             if cands:
                 i = rng.choice(cands)
-                return word[:i] + word[i + 1] + word[i] + word[i + 2 :], op
+                swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+                return _case_like(word, swapped), op
         elif op == "delete" and len(letters) >= 4:
             i = rng.choice(letters[1:])
             return word[:i] + word[i + 1 :], op
         elif op == "double":
-            i = rng.choice(letters)
-            return word[: i + 1] + word[i] + word[i + 1 :], op
+            cands = [i for i in letters if word[i].islower() or all_caps]
+            if cands:
+                i = rng.choice(cands)
+                return word[: i + 1] + word[i] + word[i + 1 :], op
     return None
 
 
-def _random_case(word: str, rng: random.Random) -> str:
-    for _ in range(6):
-        new = "".join(ch.upper() if rng.random() < 0.5 else ch.lower() for ch in word)
-        if new != word:
-            return new
-    return word.swapcase()
+def _recase(word: str, mode: str) -> str | None:
+    """``word`` after a ``mode`` casing slip, or None when the slip does not fit the word."""
+    n_letters = sum(ch.isalpha() for ch in word)
+    if mode == "capitalised" and word[:1].islower() and word.islower():
+        return word[0].upper() + word[1:]
+    if mode == "sticky_shift" and n_letters >= 3 and word[:1].isupper() and word[1:2].islower():
+        return word[:2].upper() + word[2:]
+    if mode == "caps_lock" and n_letters >= 3 and not word.isupper():
+        return word.upper()
+    return None
+
+
+def _sentence_initial(masked: str, start: int) -> bool:
+    before = masked[:start].rstrip(" \"'“(")
+    return not before or before[-1] in ".!?"
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
@@ -100,39 +129,56 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         # sentinels are private-use characters (unchanged); keep every offset stable
         masked = "".join(c.lower() if len(c.lower()) == 1 else c for c in masked)
     matches = [m for m in WORD_RE.finditer(masked) if sum(c.isalpha() for c in m.group()) >= 2]
-    original = {m.start(): m.group() for m in WORD_RE.finditer(ctx.masked)}
     n = len(matches)
     if n == 0:
         raise SkipGeneration("no eligible word (every word is protected or shorter than two letters)")
     target = min(n, max(1, round(level * n)))
-    altered = {m.start() for m in matches if original.get(m.start()) != m.group()}
     replace: dict[int, tuple[int, str]] = {}
     edits: list[tuple[int, dict[str, str]]] = []
-    free = [m for m in matches if m.start() not in altered]
-    rng.shuffle(free)
-    if mode == "random_case":
-        k = max(1, min(len(free), (target - len(altered)) // 2))
-        for m in free[:k]:
-            new = _random_case(m.group(), rng)
-            replace[m.start()] = (m.end(), new)
-            altered.add(m.start())
-            edits.append((m.start(), {"word": m.group(), "new": new, "op": "random_case"}))
-        free = free[k:]
-    for m in free:
-        if len(altered) >= target:
+    order = list(matches)
+    rng.shuffle(order)
+    for m in order:
+        if len(edits) >= target:
             break
-        result = _edit_word(m.group(), rng)
+        result = edit_word(m.group(), rng)
         if result is None:
             continue
         new, op = result
         replace[m.start()] = (m.end(), new)
-        altered.add(m.start())
         edits.append((m.start(), {"word": m.group(), "new": new, "op": op}))
+    recased: list[tuple[int, dict[str, str]]] = []
+    if mode in ("capitalised", "sticky_shift", "caps_lock"):
+        fits = []
+        for m in order:
+            if m.start() in replace:
+                continue
+            # a capital mid-sentence is the slip; at a sentence start it is just correct
+            if mode == "capitalised" and _sentence_initial(masked, m.start()):
+                continue
+            new_case = _recase(m.group(), mode)
+            if new_case is not None:
+                fits.append((m, new_case))
+        if fits:
+            m, new_case = fits[0]
+            replace[m.start()] = (m.end(), new_case)
+            recased.append((m.start(), {"word": m.group(), "new": new_case}))
+        else:
+            mode = "keep"
+    elif mode == "lower":
+        original = {m.start(): m.group() for m in WORD_RE.finditer(ctx.masked)}
+        recased = [(m.start(), {"word": original[m.start()], "new": m.group()})
+                   for m in WORD_RE.finditer(masked) if original.get(m.start()) != m.group()]
+        if not recased:
+            mode = "keep"
     out = masked
     for start in sorted(replace, reverse=True):
         end, new = replace[start]
         out = out[:start] + new + out[end:]
-    details = {"case": mode, "edits": [e for _, e in sorted(edits, key=lambda x: x[0])]}
+    details = {
+        "case": mode,
+        "recased": [r for _, r in sorted(recased, key=lambda x: x[0])],
+        "edits": [e for _, e in sorted(edits, key=lambda x: x[0])],
+    }
     return Variant(text=ctx.unmask(out), details=details)
 
 
@@ -152,4 +198,5 @@ def _eligible(ctx: TaskContext) -> tuple[list[str], list[bool]]:
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     original, eligible = _eligible(ctx)
-    return rounded(altered_share(original, words(text), eligible))
+    folded = [w.lower() for w in original]
+    return rounded(altered_share(folded, [w.lower() for w in words(text)], eligible))
