@@ -39,8 +39,18 @@ def err(message: str) -> None:
     typer.echo(message, err=True)
 
 
+def one_line(text: str) -> str:
+    """``text`` with control and other non-printable characters escaped (``\\n``, ``\\x1e``,
+    ``\\u2028``), so a value read from a damaged file cannot break a message across lines."""
+    if text.isprintable():
+        return text
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
+    )
+
+
 def cli_errors(fn: F) -> F:
-    """Turn :class:`PerturbError` into a one-line message and its exit code."""
+    """Turn :class:`PerturbError` into one-line messages and its exit code."""
 
     @functools.wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -48,12 +58,13 @@ def cli_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except CheckFailed as exc:
             for line in exc.lines:
-                typer.echo(line)
-            err(f"error: {exc.summary}")
+                typer.echo(one_line(line))
+            err(f"error: {one_line(exc.summary)}")
             raise typer.Exit(exc.exit_code) from None
         except PerturbError as exc:
-            for line in str(exc).splitlines():
-                err(f"error: {line}")
+            # "\n" separates several problems (TaskFormatError); nothing else may break a line
+            for line in str(exc).split("\n"):
+                err(f"error: {one_line(line)}")
             raise typer.Exit(exc.exit_code) from None
         except KeyboardInterrupt:
             err("interrupted: work done so far is saved; run the same command again to resume")

@@ -21,7 +21,7 @@ from openai import AsyncOpenAI
 from pydantic import BaseModel, ConfigDict, Field
 
 from .hashing import content_hash
-from .llm import LLMSettings, ResponseCache, chat_with_retries
+from .llm import LLMSettings, ResponseCache, chat_with_retries, redact
 from .perturbations import REGISTRY, TaskContext
 from .perturbations import register as register_mod
 from .perturbations import self_correction as self_correction_mod
@@ -196,7 +196,13 @@ async def request_variants(
         max_wait=settings.max_wait,
         base_delay=settings.base_delay,
     )
-    content = completion.choices[0].message.content
+    # A server that echoes the key (a logging proxy, a model shown it) must not put it in a
+    # candidate or the cache: the key never reaches a file perturb writes.
+    secrets = [getattr(client, "api_key", None)]
+    content = redact(completion.choices[0].message.content or "", secrets, "[REDACTED]")
+    fingerprint = completion.system_fingerprint
+    if fingerprint is not None:
+        fingerprint = redact(str(fingerprint), secrets, "[REDACTED]")
     reply = parse_reply(content)
     cache.put(
         key,
@@ -204,12 +210,12 @@ async def request_variants(
             "request": fields,
             "request_sha256": content_hash(messages),
             "content": content,
-            "model": completion.model,
-            "system_fingerprint": completion.system_fingerprint,
+            "model": redact(str(completion.model), secrets, "[REDACTED]"),
+            "system_fingerprint": fingerprint,
             "retries": retries,
         },
     )
-    return LLMResult(reply.variants, fixed, settings.model, completion.system_fingerprint, retries, False)
+    return LLMResult(reply.variants, fixed, settings.model, fingerprint, retries, False)
 
 
 def variant_details(ctx: TaskContext, cls: str, variant: LLMVariant, fixed: dict[str, Any]) -> dict[str, Any]:

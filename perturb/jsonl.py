@@ -214,7 +214,9 @@ class Appender:
     """Append-only JSONL writer whose every :meth:`append` is durable (flush + fsync) on return.
 
     If the file ends in a partial line (a crash mid-write), that tail is cut off first so
-    the next line starts clean. Use as a context manager.
+    the next line starts clean. Writes are unbuffered: a line is handed to the OS whole, and a
+    write that fails part-way (disk full) is cut back off, so the file never ends in half a
+    line. Use as a context manager.
     """
 
     def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
@@ -222,8 +224,9 @@ class Appender:
         self.fsync = fsync
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "ab+")  # noqa: SIM115 - closed in close()
+            self._fh = open(self.path, "ab+", buffering=0)  # noqa: SIM115 - closed in close()
             self._repair_tail()
+            self._size = os.fstat(self._fh.fileno()).st_size
         except OSError as exc:
             raise OutputError(
                 f"{self.path}: cannot open for appending: {exc.strerror or exc} "
@@ -260,13 +263,23 @@ class Appender:
         self.append_raw((dumps_line(obj) + "\n").encode("utf-8"))
 
     def append_raw(self, data: bytes) -> None:
-        """Write pre-encoded complete lines (each ending in a newline) and make them durable."""
+        """Write pre-encoded complete lines (each ending in a newline) and make them durable.
+
+        On failure (disk full, I/O error) the file is cut back to where it was, so no part of
+        ``data`` stays behind, and :class:`OutputError` is raised."""
+        fd = self._fh.fileno()
+        start = self._size
         try:
-            self._fh.write(data)
-            self._fh.flush()
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
             if self.fsync:
-                os.fsync(self._fh.fileno())
+                os.fsync(fd)
+            self._size = start + len(data)
         except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
             raise OutputError(
                 f"{self.path}: cannot append: {exc.strerror or exc} "
                 "(expected free space; lines already written are intact)"

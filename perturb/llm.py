@@ -4,7 +4,8 @@ Reusable pieces (the run stage's ``openai:MODEL`` agent uses :func:`chat_with_re
 
 * :func:`chat_with_retries` -- one chat completion through an ``AsyncOpenAI`` client with
   bounded retries. Retried: HTTP 429 (waiting ``Retry-After`` / ``retry-after-ms`` when the
-  server sends it, capped at ``max_wait``), 5xx, 408/409, timeouts, connection errors, and a
+  server sends it, capped at ``max_wait``), 5xx, 408/409, timeouts, connection errors, a
+  reply that is not a chat completion (truncated JSON, no ``choices``, no ``message``) and a
   reply that ``validate`` rejects (malformed JSON, wrong shape). Not retried: other 4xx
   (bad key, unknown model). Waits otherwise back off exponentially (``base_delay * 2**n``,
   capped). After ``max_retries`` retries it raises :class:`~perturb.errors.LLMError` with a
@@ -86,23 +87,26 @@ def make_client(settings: LLMSettings) -> AsyncOpenAI:
 
 
 def public_url(url: str | None) -> str | None:
-    """``url`` without any ``user:password@`` part (safe to record)."""
+    """``url`` without any ``user:password@`` part, query string or fragment (any of them may
+    carry a key, e.g. ``?api-key=...``): safe to record."""
     if not url:
         return url
     parts = urlsplit(url)
-    if parts.username is None and parts.password is None:
+    if parts.username is None and parts.password is None and not parts.query and not parts.fragment:
         return url
     host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
     if parts.port:
         host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, parts.query, parts.fragment))
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
-def redact(message: str, secrets: list[str | None]) -> str:
-    """``message`` with every secret (4+ characters) replaced by ``***``."""
+def redact(message: str, secrets: list[str | None], mask: str = "***") -> str:
+    """``message`` with every secret (4+ characters) replaced by ``mask``."""
     for secret in secrets:
         if secret and len(secret) >= 4:
-            message = message.replace(secret, "***")
+            message = message.replace(secret, mask)
     return message
 
 
@@ -143,6 +147,17 @@ def _describe(exc: BaseException) -> str:
     return str(exc)
 
 
+def completion_problem(completion: Any) -> str | None:
+    """Why a parsed reply is not a usable chat completion (a proxy that renamed ``choices``,
+    a choice without ``message``), or None. Such replies are retried as malformed."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        return "no choices (expected choices[0].message in a chat completion)"
+    if getattr(choices[0], "message", None) is None:
+        return "choices[0] has no message (expected choices[0].message in a chat completion)"
+    return None
+
+
 async def chat_with_retries(
     client: AsyncOpenAI,
     *,
@@ -180,6 +195,9 @@ async def chat_with_retries(
         wait: float | None = None
         try:
             completion = await client.chat.completions.create(**kwargs)
+            problem = completion_problem(completion)
+            if problem is not None:
+                raise ValueError(problem)
             if validate is not None:
                 validate(completion)
             return completion, attempt

@@ -7,7 +7,8 @@ variable named by ``--api-key-env``; the base URL from ``--base-url`` or ``OPENA
 
 Retries come from :func:`perturb.llm.chat_with_retries` (the client's own are switched off):
 a 429 waits for ``Retry-After`` / ``retry-after-ms`` when the server sends one, 5xx, 408/409,
-timeouts and connection errors back off exponentially, at most ``MAX_RETRIES`` retries; the
+timeouts, connection errors and malformed replies (truncated JSON, no ``choices``, a message
+without content) back off exponentially, at most ``MAX_RETRIES`` retries; the
 count is recorded in the trial's trace (``trace.retries``). 401, 403 and 404 stop the run
 (every trial would fail the same way); other refusals, and giving up, make the trial
 ``errored`` with kind ``api``.
@@ -41,6 +42,20 @@ def strip_credentials(url: str | None) -> str | None:
     return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
+def require_content(completion: Any) -> None:
+    """Raise ValueError (retried as a malformed reply) when the first choice has no text,
+    unless the model refused or a content filter stopped it (those are answers)."""
+    choice = completion.choices[0]
+    message = choice.message
+    if message.content is None and not getattr(message, "refusal", None) and (
+        choice.finish_reason != "content_filter"
+    ):
+        raise ValueError(
+            f"choices[0].message has no content (finish_reason {choice.finish_reason!r}; "
+            "expected the answer as text)"
+        )
+
+
 async def complete(
     client: Any,
     *,
@@ -62,7 +77,7 @@ async def complete(
         return await chat_with_retries(
             client, model=model, messages=messages, temperature=temperature, seed=seed,
             timeout=timeout, max_retries=max_retries, base_delay=base_delay,
-            max_wait=MAX_WAIT_S,
+            max_wait=MAX_WAIT_S, validate=require_content,
         )
     except LLMError as exc:
         if exc.status in FATAL_STATUS:

@@ -283,8 +283,7 @@ def run(options: RunOptions) -> RunSummary:
         tier=tier, trials=trials, concurrency=concurrency, timeout=timeout, entries=entries,
         shas=shas, suite=suite, agent=agent, judge=judge, secrets=secrets,
     )
-    run_dir.mkdir(parents=True, exist_ok=True)
-    with run_lock(run_dir):  # one writer per run directory
+    with run_lock(run_dir):  # creates the directory; one writer per run directory
         return _execute(plan)
 
 

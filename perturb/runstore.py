@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from ._version import __version__
-from .errors import ConfigError, InputError, UsageError
+from .errors import ConfigError, InputError, OutputError, UsageError
 from .hashing import canonical_json, content_hash
 from .jsonl import read_model, write_atomic
 from .models import RunManifest
@@ -131,6 +131,33 @@ class TrialIndex:
         return out
 
 
+_FIX = "expected one Trial JSON object per line; remove the line or start a new run with --out"
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _show_value(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _key_problem(obj: dict[str, Any]) -> tuple[str, str] | None:
+    """``(field, message)`` when a key the resume scan relies on is missing or mistyped."""
+    for key in ("variant_id", "attempt", "outcome"):
+        if key not in obj:
+            return key, "missing"
+    if not isinstance(obj["variant_id"], str):
+        return "variant_id", f"{_show_value(obj['variant_id'])} is not a string"
+    for key in ("attempt", "retry"):
+        if key in obj and not _whole(obj[key]):
+            return key, f"{_show_value(obj[key])} is not a whole number >= 0"
+    if obj["outcome"] not in OUTCOMES:
+        return "outcome", f"{_show_value(obj['outcome'])} is not passed, wrong or errored"
+    return None
+
+
 def scan_trials(path: Path) -> TrialIndex:
     """Stream ``trials.jsonl``; :class:`InputError` ``FILE:LINE:`` for a bad complete line."""
     index = TrialIndex()
@@ -151,18 +178,16 @@ def scan_trials(path: Path) -> TrialIndex:
                 continue
             try:
                 obj = json.loads(raw)
-                key = (obj["variant_id"], obj["attempt"])
-                retry = obj.get("retry", 0)
-                outcome = obj["outcome"]
-            except (ValueError, KeyError, TypeError):
-                raise InputError(
-                    name, "not a trial line (expected one Trial JSON object per line; "
-                    "remove the line or start a new run with --out)", line=number,
-                ) from None
-            if outcome not in OUTCOMES or not isinstance(key[1], int):
-                raise InputError(
-                    name, f"bad outcome or attempt (expected outcome in {OUTCOMES})", line=number
-                )
+            except ValueError:
+                obj = None
+            if not isinstance(obj, dict):
+                raise InputError(name, f"not a trial line ({_FIX})", line=number) from None
+            problem = _key_problem(obj)
+            if problem is not None:
+                raise InputError(name, f"{problem[1]} ({_FIX})", line=number, field=problem[0])
+            key = (obj["variant_id"], obj["attempt"])
+            retry = obj.get("retry", 0)
+            outcome = obj["outcome"]
             index.lines += 1
             previous = latest.get(key)
             if previous is None or retry >= previous[0]:
@@ -174,13 +199,27 @@ def scan_trials(path: Path) -> TrialIndex:
 def run_lock(run_dir: Path) -> Iterator[None]:
     """Hold ``run_dir/.lock`` (an exclusive ``flock``) so that two ``perturb run`` processes
     never write the same run; the kernel releases it when the holder dies, even by SIGKILL."""
+    path = run_dir / ".lock"
+
+    def cannot(exc: OSError) -> OutputError:
+        return OutputError(
+            f"{path}: cannot create the run lock: {exc.strerror or exc} (expected a writable run "
+            "directory with free space; choose another --out)"
+        )
+
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cannot(exc) from None
     try:
         import fcntl
     except ImportError:  # pragma: no cover - Windows: no advisory locks
         yield
         return
-    path = run_dir / ".lock"
-    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise cannot(exc) from None
     try:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -190,8 +229,9 @@ def run_lock(run_dir: Path) -> Iterator[None]:
                 f"{run_dir}: another `perturb run` (pid {holder}) is writing this run (expected "
                 "one writer per run directory; wait for it to finish or stop it)"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
+        with contextlib.suppress(OSError):  # the pid is only a hint for that message
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode("ascii"), 0)
         yield
     finally:
         os.close(fd)

@@ -135,7 +135,10 @@ class FakeOpenAIServer:
             block_on_close = False
 
         self._server = Server(("127.0.0.1", 0), Handler)
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # a short poll interval: stop() returns in ~0.02 s instead of the default 0.5 s
+        self._thread = threading.Thread(
+            target=self._server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True
+        )
         self._thread.start()
         return self
 
