@@ -226,13 +226,17 @@ def test_readme_first_command_reports_on_the_bundled_fixtures(tmp_path: Path) ->
     shutil.copy(REPO / "pyproject.toml", tmp_path)
     exe = Path(sys.executable).parent / "perturb"
     outputs = []
-    for args in readme_first_command():
+    steps = readme_first_command()
+    run_args = steps[0]
+    trials = int(run_args[run_args.index("--trials") + 1])
+    for args in steps:
         done = subprocess.run([str(exe), *args], cwd=tmp_path, capture_output=True, text=True,
                               timeout=300, env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout)
     entries = len((tmp_path / "fixtures/travel.jsonl").read_bytes().splitlines())
-    assert outputs[0].startswith(f"ran {entries * 8} trials in ")
+    assert outputs[0].startswith(f"ran {entries * trials} trials in ")
+    assert "warning: n=" not in outputs[-1]  # the README's n resolves every default k
     scorecard = outputs[-1]
     for kind in ("canonical", "paraphrase", "reorder", "distractor", "self_correction", "typo",
                  "register"):
