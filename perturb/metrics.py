@@ -14,8 +14,8 @@ Both are ratios of binomial coefficients with the same denominator, computed as 
 ``prod (a-j)/(n-j)`` and ``prod (n-k-i)/(n-i)`` are equal): exactly with integers
 (``perm / perm``, correctly rounded) up to 4096 factors, in log space (``lgamma``) beyond, and
 as vectorised floating-point products in the array forms. ``n`` up to 10**6 neither overflows
-nor gives NaN. Never ``(c/n)**k``: that plug-in is biased upward (seed 002:
-n=8, p=0.6, k=4 gives 0.195 on average against a true 0.130).
+nor gives NaN. Never ``(c/n)**k``: that plug-in is biased upward (its expectation
+at n=8, p=0.6, k=4 is 0.195 against a true p**k of 0.130; ``tests/test_metrics.py`` computes it).
 
 Aggregates are built per prompt first, then per task, then across tasks with declared
 weights (:func:`weighted_mean`); an aggregate is never raised to a power.
@@ -134,7 +134,7 @@ def pass_hat_k(n: int, c: int, k: int) -> float:
     """pass^k = C(c, k) / C(n, k): all k trials succeed.
 
     Yao, Shinn, Razavi, Narasimhan 2024, "tau-bench", arXiv:2406.12045. Unbiased for ``p**k``
-    (seed 002); ``pass_hat_k(n, c, k) == 1 - pass_at_k(n, n - c, k)``. Never ``(c/n)**k``.
+    under independent trials; ``pass_hat_k(n, c, k) == 1 - pass_at_k(n, n - c, k)``. Never ``(c/n)**k``.
     Raises ValueError unless ``n >= 1``, ``0 <= c <= n`` and ``1 <= k <= n``.
     """
     n, c, k = _check(n, c, k)
@@ -222,7 +222,7 @@ def pass_hat_k_curve(
 ) -> list[tuple[int, float]]:
     """The pass^k curve ``[(k, weighted mean of C(c,k)/C(n,k)), ...]`` for ``k = 1..k_max``.
 
-    ``k_max`` defaults to, and may not exceed, the smallest ``n`` (seed 002: publish the
+    ``k_max`` defaults to, and may not exceed, the smallest ``n`` (publish the whole
     curve, not the one k that flatters).
     """
     n_a = np.asarray(n, dtype=np.int64)
@@ -299,9 +299,10 @@ def paired_bootstrap(
     ``current`` and ``reference`` are ``(tasks,)`` or ``(statistics, tasks)`` arrays of per-task
     figures (each task's figure computed from its whole set of trials). Each resample draws
     tasks with replacement and carries both arms of a drawn task together, so the pairing is
-    kept (seed 000). All statistics share the same resamples. The interval is the percentile
-    interval at ``level``. Seeded with ``numpy.random.default_rng(seed)``; vectorised as a
-    resample-count matrix times the per-task differences, in chunks to bound memory.
+    kept (a task-level paired bootstrap). All statistics share the same resamples. The
+    interval is the percentile interval at ``level``. Seeded with
+    ``numpy.random.default_rng(seed)``; vectorised as a resample-count matrix times the
+    per-task differences, in chunks to bound memory.
     """
     cur = np.atleast_2d(np.asarray(current, dtype=np.float64))
     ref = np.atleast_2d(np.asarray(reference, dtype=np.float64))
