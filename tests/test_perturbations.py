@@ -21,6 +21,7 @@ from perturb.perturbations import (
     SkipGeneration,
     distractor,
     measure_epsilon,
+    paraphrase,
     prepare,
     register,
     self_correction,
@@ -79,6 +80,18 @@ def keyed(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> 
     return REGISTRY[cls].generate(prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index)
 
 
+def keyed_texts(task: Task, cls: str, levels: tuple[float, ...], seeds: int) -> list[str]:
+    """The texts :func:`keyed` draws over ``levels`` and seeds, skips left out."""
+    out = []
+    for seed in range(seeds):
+        for level in levels:
+            try:
+                out.append(keyed(task, cls, level, seed).text)
+            except SkipGeneration:
+                continue
+    return out
+
+
 # --------------------------------------------------------------------------- ε measures
 
 
@@ -117,8 +130,8 @@ def test_paraphrase_rewrites_framing_and_words_keeping_values() -> None:
 
 
 def test_paraphrase_question_framing_ends_with_question_mark() -> None:
-    for seed in range(30):
-        v = gen(FLIGHT, "paraphrase", 0.05, seed)
+    for seed in range(30):  # (a framing swap alone is trivial: it comes with a second change)
+        v = gen(FLIGHT, "paraphrase", 0.3, seed)
         if v.text.lower().startswith(("could you", "can you", "would you")):
             assert v.text.endswith("?")
             break
@@ -199,8 +212,6 @@ def test_distractor_pool_holds_no_competing_values() -> None:
         assert not distractor.BACKREF_RE.match(s), s
     lengths = {len(words(s)) for s in sentences}
     assert set(range(2, 16)) <= lengths  # short and long, so ε can land near any level
-    for clause in load_data("distractors")["clauses"]:
-        assert find_protected(clause) == [] and not timeish.search(clause), clause
 
 
 def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None:
@@ -419,7 +430,7 @@ def test_protected_values_survive_every_class(cls: str, task: Task, seed: int, l
     try:
         v = REGISTRY[cls].generate(prepare(task), level, random.Random(seed), seed % 3)
     except SkipGeneration:
-        assert cls in ("reorder", "paraphrase", "self_correction")
+        assert cls in ("reorder", "paraphrase", "self_correction", "register")
         return
     assert lost_values(task.prompt, task.slots, v.text) == []
     assert v.text != task.prompt
@@ -594,19 +605,18 @@ def test_self_correction_leaves_a_value_capitalised_by_its_position_alone() -> N
 
 
 def test_paraphrase_splits_only_before_a_subject() -> None:
-    for seed in range(40):
-        for level in (0.2, 0.5, 1.0):
-            v = keyed(TRAVEL["travel-045"], "paraphrase", level, seed)
-            assert "cancel and rebook" in v.text, v.text  # never "cancel. Rebook?"
-    texts = {keyed(TRAVEL["travel-014"], "paraphrase", 1.0, seed).text for seed in range(40)}
+    texts = keyed_texts(TRAVEL["travel-045"], "paraphrase", (0.2, 0.3, 0.4), 40)
+    assert texts
+    for text in texts:
+        assert "cancel and rebook" in text, text  # never "cancel. Rebook?"
+    texts = keyed_texts(TRAVEL["travel-014"], "paraphrase", (0.2, 0.3, 0.4), 40)
     assert any("by the airline. I want" in t for t in texts)
 
 
 def test_paraphrase_up_to_becomes_no_more_than_only_where_it_fits() -> None:
-    texts = {keyed(TRAVEL["travel-015"], "paraphrase", lv, seed).text
-             for seed in range(40) for lv in (0.2, 1.0)}
-    assert not any(re.search(r"difference (?:no more than|at most)", t) for t in texts)
-    texts = {keyed(TRAVEL["travel-035"], "paraphrase", 1.0, seed).text for seed in range(40)}
+    texts = keyed_texts(TRAVEL["travel-015"], "paraphrase", (0.2, 0.4), 40)
+    assert texts and not any(re.search(r"difference (?:no more than|at most)", t) for t in texts)
+    texts = keyed_texts(TRAVEL["travel-035"], "paraphrase", (0.2, 0.3, 0.4), 40)
     assert any(re.search(r"pay (?:no more than|at most) \$2,500", t) for t in texts)
 
 
@@ -619,13 +629,13 @@ def test_paraphrase_framing_stays_on_the_main_request() -> None:
     }
     asked = set()
     for task_id, endings in bad.items():
-        for seed in range(40):
-            for level in (0.2, 0.5, 1.0):
-                v = keyed(TRAVEL[task_id], "paraphrase", level, seed)
-                assert not v.text.endswith(endings), v.text
-                if "? My conference" in v.text or "? We're flying" in v.text:
-                    asked.add(task_id)
-    assert asked == {"travel-003", "travel-024"}
+        for text in keyed_texts(TRAVEL[task_id], "paraphrase", (0.2, 0.3, 0.4), 40):
+            assert not text.endswith(endings), text
+            if "? My conference" in text or "? We're flying" in text:
+                asked.add(task_id)
+    # travel-024's question framing ("Could you add ...? We're flying on Tuesday.") is a framing
+    # swap alone (its clause edit overlaps the only other rewrite), so it is now skipped
+    assert "travel-003" in asked
 
 
 def test_paraphrase_changes_more_than_contractions() -> None:
@@ -691,3 +701,109 @@ def test_register_changes_the_request_not_just_a_greeting_or_closing() -> None:
                 closings["needful" in v.text] += 1
     assert frame_only <= 2  # of 138
     assert closings[True] <= closings[False] / 4  # 13 of 46 said "do the needful" before
+
+
+# --------------------------------------------------------------------------- review round 3
+
+
+def test_paraphrase_never_emits_a_trivial_variant() -> None:
+    # travel-005's only rewrite is 'booking' -> 'reservation' (ε 0.09 at level 0.2): skipped
+    with pytest.raises(SkipGeneration, match="only a trivial paraphrase available"):
+        keyed(TRAVEL["travel-005"], "paraphrase", 0.2, 0)
+    emitted = 0
+    for task in TRAVEL.values():
+        for seed in range(3):
+            try:
+                v = keyed(task, "paraphrase", 0.2, seed)
+            except SkipGeneration as exc:
+                assert "trivial" in exc.reason or "minor" in exc.reason or "no paraphrase" in exc.reason
+                continue
+            emitted += 1
+            eps = measure_epsilon(task, "paraphrase", v.text)
+            assert eps >= 0.1, (task.id, eps, v.text)
+            major = [r for r in v.details["rules"] if r not in paraphrase.minor_rules()]
+            assert len(major) >= 2 or not (major[0] == "framing" or major[0].startswith("word:")), (
+                task.id, v.details["rules"], v.text)
+    assert emitted >= 60  # of 138: most tasks still get a real paraphrase
+
+
+def test_register_changes_the_request_itself_in_every_variant() -> None:
+    surface = {"spelling", "contractions", "expand_contractions", "greeting", "closing"}
+    for task in TRAVEL.values():
+        for index in range(3):
+            for seed in range(2):
+                try:
+                    v = keyed(task, "register", 0.2, seed, index)
+                except SkipGeneration as exc:
+                    assert "changes the request itself" in exc.reason
+                    continue
+                minor = register._minor_phrases(v.details["register"])
+                assert set(v.details["changes"]) - surface - minor, (task.id, v.details, v.text)
+                if v.details["register"] == "casual_indian":
+                    assert "expand_contractions" not in v.details["changes"], v.text
+    # travel-013 in formal British English was only "just" -> "only" and "budget" -> "with a
+    # budget of"
+    v = keyed(TRAVEL["travel-013"], "register", 0.2, 0, _index_of("travel-013", "formal_british"))
+    assert set(v.details["changes"]) - {"phrase:just", "phrase:budget"} - surface, v.details
+    # travel-006 in casual Indian English was "haven't" -> "have not" and nothing else
+    v = keyed(TRAVEL["travel-006"], "register", 0.2, 0, _index_of("travel-006", "casual_indian"))
+    assert "haven't" in v.text and "have not" not in v.text, v.text
+
+
+def test_distractor_inserts_whole_sentences_and_never_opens_with_a_follow_up() -> None:
+    data = load_data("distractors")
+    assert "clauses" not in data
+    later = set(data["follow_ups"])
+    assert "Sorry, I digress." in later and later <= set(data["sentences"])
+    pool = set(data["sentences"])
+    for task in TRAVEL.values():
+        for seed in range(4):
+            v = keyed(task, "distractor", 1.0, seed)
+            for item in v.details["inserted"]:
+                assert item["text"] in pool, item  # no aside glued on
+                if item["text"] in later:
+                    assert item["gap"] >= 1, (task.id, v.text)
+            assert not v.text.startswith(tuple(later)), v.text
+    # a one-sentence prompt without a final stop has no place after it: no follow-up at all
+    bare = Task(id="bare", prompt="Cancel BK-12345", expected="ok", grader="exact")  # type: ignore[arg-type]
+    allowed = {s for s, _ in distractor._allowed(distractor._banned(prepare(bare)), False).sentences}
+    assert not allowed & later
+    for seed in range(30):
+        v = gen(bare, "distractor", 3.0, seed)
+        assert not any(item["text"] in later for item in v.details["inserted"]), v.text
+
+
+def test_typo_capitalised_slip_lands_on_content_words() -> None:
+    hits = 0
+    for task in TRAVEL.values():
+        for seed in range(12):
+            v = keyed(task, "typo", 0.1, seed)
+            if v.details["case"] != "capitalised":
+                continue
+            for r in v.details["recased"]:
+                hits += 1
+                assert len(r["word"]) >= 4 and r["word"] not in typo.FUNCTION_WORDS, (r, v.text)
+    assert hits >= 20
+
+
+def test_self_correction_restates_the_article_and_avoids_a_second_dash() -> None:
+    family = 0
+    for seed in range(60):
+        v = keyed(TRAVEL["travel-042"], "self_correction", 0.2, seed)
+        if "family of four" in v.details["final"]:
+            family += 1
+            assert re.search(r"(?:that|meant|mean|wait,|that,|correction:) a family of four", v.text), v.text
+            assert not re.search(r"(?:that|meant|mean|wait,|that,|correction:) family", v.text), v.text
+            assert measure_epsilon(TRAVEL["travel-042"], "self_correction", v.text) > 0, v.text
+    assert family >= 3
+    for task_id in ("travel-017", "travel-019", "travel-040", "travel-044"):  # each has a "—"
+        for seed in range(25):
+            v = keyed(TRAVEL[task_id], "self_correction", 1.0, seed)
+            assert v.text.count("—") == 1, v.text
+    a = Task(id="a", prompt="Book an 8-seat minibus for Friday.", expected="ok", grader="exact",  # type: ignore[arg-type]
+             slots={"vehicle": "8-seat minibus"})
+    assert self_correction._vowel_sound("8-seat minibus") and not self_correction._vowel_sound("6-seat")
+    for seed in range(10):
+        v = gen(a, "self_correction", 1.0, seed)
+        assert not re.search(r"\ban (?!8|11\b|18\b)\d", v.text), v.text
+        assert not re.search(r"\ba (?:8|11|18)\b", v.text), v.text

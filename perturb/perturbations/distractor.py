@@ -1,7 +1,7 @@
 """``distractor``: irrelevant but plausible background added before, after or between sentences.
 
-Sentences come from a shipped pool (``perturb/data/distractors.json``, about 270 sentences of
-two to twenty words, plus short asides) that holds no number, date, weekday, month, time,
+Sentences come from a shipped pool (``perturb/data/distractors.json``, about 300 sentences of
+two to twenty words) that holds no number, date, weekday, month, time,
 money, email, URL, ID, quoted text, place name or stated preference (a test checks every entry
 with the protected-value detectors). Per task the pool is filtered again: an entry sharing a
 content word with the prompt, a slot name or a slot value is dropped, so nothing inserted
@@ -12,11 +12,12 @@ sum of pool lengths (at most eight sentences) nearest to ``level × canonical to
 to the smaller). That depends only on the task and the level, so a higher level always inserts
 more tokens than a lower one for the same task and index, and ε lands within half a token per
 canonical token of the level wherever the pool allows. The seeded generator then picks which
-sentences make up that sum (spread over the whole pool), sometimes extends one with an aside
-("…, if I'm honest."), and places each in a gap: before the first sentence (not before a
-greeting), between two sentences (never right before a sentence that refers back, such as
-"It was €135." or "Same time if possible."), or after the last one (only when it ends in
-punctuation, so no original byte changes).
+sentences make up that sum (spread over the whole pool) and places each, whole, in a gap:
+before the first sentence (not before a greeting; never a sentence that presupposes earlier
+talk, such as "Sorry, I digress.", which the pool marks as a follow-up), between two
+sentences (never right before a sentence that refers back, such as "It was €135." or "Same
+time if possible."), or after the last one (only when it ends in punctuation, so no original
+byte changes). No aside is ever glued onto a sentence.
 
 ε = inserted word tokens ÷ word tokens of the canonical prompt, measured on the finished
 text as the variant's tokens that difflib does not align with the canonical's.
@@ -53,7 +54,6 @@ BACKREF_RE = re.compile(
 )
 """A sentence opening that refers back to the sentence before it: nothing is inserted
 between the two."""
-_NO_ASIDE_RE = re.compile(r"^(?:sorry|apologies|hope|i hope|forgive|excuse|bear|please|quick)\b", re.I)
 
 
 def _stem(word: str) -> str:
@@ -86,9 +86,10 @@ def pool() -> tuple[tuple[str, frozenset[str], int], ...]:
 
 
 @functools.lru_cache(maxsize=1)
-def clause_pool() -> tuple[tuple[str, frozenset[str], int], ...]:
-    """The shipped asides (``if I'm honest``) that carry no protected value."""
-    return _entries("clauses")
+def follow_ups() -> frozenset[str]:
+    """Pool sentences that presuppose earlier talk ("Sorry, I digress."): only ever inserted
+    after at least one of the user's own sentences."""
+    return frozenset(load_data("distractors")["follow_ups"])
 
 
 def _banned(ctx: TaskContext) -> frozenset[str]:
@@ -108,39 +109,28 @@ class _Allowed:
     """The pool entries one task may use, indexed for drawing."""
 
     sentences: tuple[tuple[str, int], ...]
-    clauses: tuple[tuple[str, int], ...]
     by_len: dict[int, tuple[str, ...]]
     counts: tuple[tuple[int, int], ...]
-    statements: dict[int, tuple[str, ...]]
 
 
 @functools.lru_cache(maxsize=1024)
-def _allowed(banned: frozenset[str]) -> _Allowed:
-    sentences = tuple((s, n) for s, content, n in pool() if not (content & banned))
-    clauses = tuple((s, n) for s, content, n in clause_pool() if not (content & banned))
+def _allowed(banned: frozenset[str], follow_ups_ok: bool = True) -> _Allowed:
+    later = follow_ups()
+    sentences = tuple((s, n) for s, content, n in pool()
+                      if not (content & banned) and (follow_ups_ok or s not in later))
     by_len: dict[int, list[str]] = {}
-    statements: dict[int, list[str]] = {}
     for s, n in sentences:
         by_len.setdefault(n, []).append(s)
-        if s.endswith(".") and "," not in s and n >= 4 and not _NO_ASIDE_RE.match(s):
-            statements.setdefault(n, []).append(s)
     return _Allowed(
         sentences=sentences,
-        clauses=clauses,
         by_len={n: tuple(v) for n, v in by_len.items()},
         counts=tuple(sorted((n, len(v)) for n, v in by_len.items())),
-        statements={n: tuple(v) for n, v in statements.items()},
     )
 
 
 def candidates_for(ctx: TaskContext) -> list[tuple[str, int]]:
     """Pool sentences allowed for this task (no shared content word with prompt or slots)."""
     return list(_allowed(_banned(ctx)).sentences)
-
-
-def clauses_for(ctx: TaskContext) -> list[tuple[str, int]]:
-    """Asides allowed for this task (filtered like the sentences)."""
-    return list(_allowed(_banned(ctx)).clauses)
 
 
 @functools.lru_cache(maxsize=512)
@@ -196,26 +186,6 @@ def _pick(allowed: _Allowed, tokens: int, pieces: int, rng: random.Random) -> li
     return chosen
 
 
-def _with_aside(chosen: list[str], allowed: _Allowed, rng: random.Random) -> list[str]:
-    """Sometimes swap one chosen sentence for a shorter statement plus an aside of the same
-    total length ("The garden is looking rather overgrown, if I'm honest.")."""
-    clauses = allowed.clauses
-    if not clauses or rng.random() >= 0.35:
-        return chosen
-    lengths = dict(allowed.sentences)
-    order = list(range(len(chosen)))
-    rng.shuffle(order)
-    for i in order:
-        for clause, c in rng.sample(clauses, len(clauses)):
-            hosts = [h for h in allowed.statements.get(lengths[chosen[i]] - c, ()) if h not in chosen]
-            if hosts:
-                host = rng.choice(hosts)
-                out = list(chosen)
-                out[i] = f"{host[:-1]}, {clause}."
-                return out
-    return chosen
-
-
 def gaps_of(masked: str) -> list[int]:
     """Where a sentence may go: ``g`` means before sentence ``g`` (``len(spans)``: at the end)."""
     spans = sentence_spans(masked)
@@ -234,16 +204,19 @@ def gaps_of(masked: str) -> list[int]:
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
-    allowed = _allowed(_banned(ctx))
-    if not allowed.sentences:
-        raise SkipGeneration("no distractor sentence is free of words that compete with the prompt")
     masked = ctx.masked
     spans = sentence_spans(masked)
+    gaps = gaps_of(masked)
+    later_gaps = [g for g in gaps if g >= 1]
+    # follow-ups ("Sorry, I digress.") only where a gap after an original sentence exists
+    allowed = _allowed(_banned(ctx), bool(later_gaps))
+    if not allowed.sentences:
+        raise SkipGeneration("no distractor sentence is free of words that compete with the prompt")
     n_tokens = max(1, len(words(ctx.prompt)))
     tokens, pieces = target_tokens(allowed.counts, level * n_tokens)
-    chosen = _with_aside(_pick(allowed, tokens, pieces, rng), allowed, rng)
-    gaps = gaps_of(masked)
-    placed = [(rng.choice(gaps), sentence) for sentence in chosen]
+    chosen = _pick(allowed, tokens, pieces, rng)
+    later = follow_ups()
+    placed = [(rng.choice(later_gaps if sentence in later else gaps), sentence) for sentence in chosen]
     out = masked
     # Insert from the back so earlier offsets stay valid; a stable order within one gap.
     by_gap: dict[int, list[str]] = {}

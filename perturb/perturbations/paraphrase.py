@@ -50,7 +50,9 @@ MINOR = frozenset({
     "word:what's", "word:what is", "word:hi", "word:hello", "word:thanks", "word:thank you",
     "please_to_end", "please_to_front",
 })
-"""Rules that alone make a near-identical variant; never the only change."""
+"""Rules that alone make a near-identical variant; never the only change (with the phrase
+entries marked ``"minor": true`` in ``paraphrase.json``: function-word swaps such as
+``onto``/``on`` or ``so``/``so that``; see :func:`minor_rules`)."""
 
 _GREETING_RE = re.compile(r"(?:(?:hi|hello|hey)(?: there)?,?\s+)?", re.I)
 
@@ -58,6 +60,12 @@ _GREETING_RE = re.compile(r"(?:(?:hi|hello|hey)(?: there)?,?\s+)?", re.I)
 def _data() -> dict[str, Any]:
     data: dict[str, Any] = load_data("paraphrase")
     return data
+
+
+@functools.lru_cache(maxsize=1)
+def minor_rules() -> frozenset[str]:
+    """:data:`MINOR` plus the phrase swaps marked minor in the data (function words)."""
+    return MINOR | {"word:" + p["from"] for p in _data()["phrases"] if p.get("minor")}
 
 
 def _framing_groups() -> list[tuple[str, list[str]]]:
@@ -254,20 +262,44 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         )
     rng.shuffle(ops)
     # the first change is a lexical or structural one, the one whose ε alone is nearest the
-    # level (ties in 0.1 steps keep the seeded order, so variants differ)
+    # level (ties in 0.1 steps keep the seeded order, so variants differ); when that start
+    # leaves a trivial variant, the next start is tried
+    minor = minor_rules()
     solo: list[tuple[float, int, Op]] = []
     for op in ops:
-        if op[0] in MINOR:
+        if op[0] in minor:
             continue
         edited = apply_edits(masked, op[1])
         if ctx.unmask(edited) != ctx.prompt:
             solo.append((round(abs(masked_change_share(ctx, edited) - level), 1), len(solo), op))
     if not solo:
         raise SkipGeneration(
-            "only minor rewrites apply (a contraction, a greeting or moving 'please'); a "
-            "paraphrase needs a change of wording or structure"
+            "only minor rewrites apply (a contraction, a greeting, a function word or moving "
+            "'please'); a paraphrase needs a change of wording or structure"
         )
-    first = min(solo)[2]
+    best: tuple[str, list[str], float] | None = None
+    for _, _, first in sorted(solo):
+        text, names = _grow(ctx, ops, first, level)
+        eps = measure(ctx, text, {})
+        if trivial(names, eps, level):
+            text, names = _second_change(ctx, ops, first, level, text, names)
+            eps = measure(ctx, text, {})
+        if not trivial(names, eps, level):
+            return Variant(text=text, details={"rules": names})
+        if best is None or eps > best[2]:
+            best = (text, names, eps)
+    assert best is not None
+    raise SkipGeneration(
+        f"only a trivial paraphrase available ({', '.join(best[1])}: ε {best[2]:.2f} at level "
+        f"{level:g}; a variant needs ε of at least half the level and more than one word or "
+        "framing change)"
+    )
+
+
+def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str, list[str]]:
+    """Start from ``first``, then add every op (in the seeded order) that brings ε closer
+    to the level without overlapping an earlier one."""
+    masked = ctx.masked
     taken: list[Edit] = list(first[1])
     names = [first[0]]
     edited = apply_edits(masked, taken)
@@ -286,8 +318,39 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         taken.extend(edits)
         names.append(name)
         edited, current = candidate, eps
-    text = ctx.unmask(edited)
-    return Variant(text=text, details={"rules": names})
+    return ctx.unmask(edited), names
+
+
+def _second_change(ctx: TaskContext, ops: list[Op], first: Op, level: float, text: str,
+                   names: list[str]) -> tuple[str, list[str]]:
+    """A single-change variant with one more lexical or structural change: the one that
+    leaves ε nearest the level (at most twice the level, so a low level is not swamped)."""
+    masked = ctx.masked
+    base = apply_edits(masked, first[1])
+    best: tuple[float, str, str] | None = None
+    for name, edits in ops:
+        if name in minor_rules() or name == first[0] or overlaps(edits, first[1]):
+            continue
+        candidate = apply_edits(masked, list(first[1]) + list(edits))
+        if candidate == base:
+            continue
+        eps = masked_change_share(ctx, candidate)
+        if eps > 2 * level:
+            continue
+        if best is None or abs(eps - level) < best[0]:
+            best = (abs(eps - level), name, candidate)
+    if best is None:
+        return text, names
+    return ctx.unmask(best[2]), [first[0], best[1]]
+
+
+def trivial(names: Sequence[str], eps: float, level: float) -> bool:
+    """A near-identical paraphrase: ε below half the level, or one word swap or one
+    framing swap (with at most minor changes beside it) as the only change."""
+    if eps < level / 2:
+        return True
+    major = [n for n in names if n not in minor_rules()]
+    return len(major) == 1 and (major[0] == "framing" or major[0].startswith("word:"))
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:

@@ -8,7 +8,8 @@ Three target registers, rotated over a task's variants (``register_for``):
   greetings and closings ("Dear Sir or Madam," only with formal phrasing of the request).
 * ``casual_indian``: British spelling and vocabulary (as Indian English uses them), "Kindly",
   "Request you to", wording such as "let me know", "query", "timing", "at the earliest",
-  full forms ("I am"), "Hello sir,", "Please revert at the earliest.".
+  "Hello sir,", "Please revert at the earliest." (contractions are left as written: expanding
+  them is not what marks Indian English).
 * ``terse_us``: American spelling and vocabulary, contractions, dropped subjects ("Need a
   room ..."), "pls"/"thx"/"u", "coworker", "reservation", greeting dropped, short openers.
 
@@ -17,9 +18,13 @@ minus words whose other spelling depends on the sense (``program``/``programme``
 Vocabulary pairs (``perturb/data/register.json``) each name a term that breame lists as
 regional. Spelling and vocabulary for the target locale are applied wherever they fit. Then
 the request itself changes: its opener, then (in a seeded order, while ε is below the level)
-the register's wording, contractions and terse words. A greeting and a closing are only
-added when the request's own changes leave ε below the level (or nothing in the request
-could change), so no variant is a plain greeting or closing on unchanged text. A greeting
+the register's wording, contractions and terse words. Every variant has at least one change
+to the request itself (a new opener, register wording, a question asked another way, terse
+words or regional vocabulary); spelling, contractions, greetings and closings may accompany
+it but never stand alone. When the rotated register cannot reword the request, the other
+two are tried (``details["instead_of"]`` names the register it replaced); when none can, the
+task is skipped with the reason. A greeting and a closing are only added when the request's
+own changes leave ε below the level. A greeting
 lower-cases the word after it unless that word is "I", a name or a protected value; a value
 that opens the prompt with a capital it cannot lose ("First cancel ...", "Two adults ...")
 gets a greeting of its own ("Hello sir! First cancel ..."). "have" is never contracted
@@ -46,7 +51,14 @@ from breame.spelling import (
 )
 
 from ..slots import detect
-from ._context import TaskContext, Variant, free_words_of, load_data, masked_change_share
+from ._context import (
+    SkipGeneration,
+    TaskContext,
+    Variant,
+    free_words_of,
+    load_data,
+    masked_change_share,
+)
 from ._phrases import Rule, apply_edits, compile_rules, phrase_ops
 from ._text import (
     decapitalize_first,
@@ -318,7 +330,7 @@ def _body_ops(reg: str) -> list[tuple[str, Callable[[str, random.Random], str]]]
     if reg == "terse_us":
         ops.append(("contractions", lambda t, r: _contract(t)))
         ops.append(("terse_words", lambda t, r: _terse_words(t)))
-    else:
+    elif reg == "formal_british":  # Indian English is not marked by expanding contractions
         ops.append(("expand_contractions", lambda t, r: _expand(t)))
     return ops
 
@@ -341,11 +353,41 @@ def _capital_keeper(ctx: TaskContext) -> Callable[[str], bool]:
     return keeps
 
 
+SURFACE = frozenset({"spelling", "contractions", "expand_contractions", "greeting", "closing"})
+"""Changes that may accompany a register shift but never make one alone."""
+
+
+@functools.lru_cache(maxsize=4)
+def _minor_phrases(reg: str) -> frozenset[str]:
+    """Register phrases marked ``minor`` ("just" -> "only"): never a register shift alone."""
+    return frozenset("phrase:" + p["from"] for p in _data()[reg]["phrases"] if p.get("minor"))
+
+
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
-    reg = register_for(ctx.task.id, index)
+    """The variant in the task's rotated register; when that register cannot reword the
+    request itself (only spelling, contractions, a greeting or a closing would change), the
+    other registers in rotation order are tried, else the task is skipped."""
+    first = register_for(ctx.task.id, index)
+    order = [register_for(ctx.task.id, index + k) for k in range(len(REGISTERS))]
+    for reg in order:
+        variant = _in_register(ctx, level, rng, reg)
+        if variant is not None:
+            if reg != first:
+                variant.details["instead_of"] = first
+            return variant
+    raise SkipGeneration(
+        "no register changes the request itself (only spelling, contractions, a greeting or a "
+        "closing would change, which alone is not a register shift)"
+    )
+
+
+def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     locale = _LOCALE[reg]
-    masked = vocabulary(spell(ctx.masked, locale), locale)
-    changes = ["spelling/vocabulary"] if masked != ctx.masked else []
+    spelled = spell(ctx.masked, locale)
+    masked = vocabulary(spelled, locale)
+    changes = ["spelling"] if spelled != ctx.masked else []
+    if masked != spelled:
+        changes.append("vocabulary")
 
     # 1. the request itself: its opener, then the register's wording while below the level
     formal = False
@@ -357,7 +399,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     body = _body_ops(reg)
     rng.shuffle(body)
     for name, op in body:
-        if changes and current >= level:
+        if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
         new = op(masked, rng)
         if new != masked:
@@ -365,15 +407,16 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             changes.append(name)
             formal = formal or name.startswith("phrase:")
             current = masked_change_share(ctx, masked)
-    # 2. a greeting and a closing only to reach the level (or when the request could not change)
+    if not set(changes) - SURFACE - _minor_phrases(reg):
+        return None
+    # 2. a greeting and a closing only to reach the level
     frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
         ("closing", lambda t, r: _closing(t, reg, r)),
     ]
     rng.shuffle(frame)
-    request_changed = bool(changes)
     for name, op in frame:
-        if request_changed and current >= level:
+        if current >= level:
             break
         new = op(masked, rng)
         if new != masked:

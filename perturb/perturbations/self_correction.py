@@ -16,6 +16,10 @@ canonical one:
 * ``i_mean``      "Thursday, I mean Friday"
 * ``scratch``     "Thursday — scratch that, Friday"
 
+The dashed phrasings are not used in a sentence that already has a dash. A value after an
+article is restated with it ("a family of five... actually make that a family of four"), the
+first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat").
+
 With level ε the generator corrects ``max(1, round(ε × correctable))`` slots (one at the
 default level), preferring weekdays, dates, times, counts, amounts and categories, then IDs,
 then places. Several corrections are made only in different clauses that are not next to each
@@ -35,7 +39,7 @@ from typing import Any
 
 from ..slots import Span, detect, find_protected, sentinel
 from ._context import SkipGeneration, TaskContext, Variant
-from ._text import clause_spans, rounded
+from ._text import clause_spans, match_case, rounded, sentence_spans
 from ._wrong import categories, category_of, wrong_value
 
 PHRASINGS: dict[str, tuple[str, str]] = {
@@ -51,10 +55,16 @@ PHRASINGS: dict[str, tuple[str, str]] = {
 CUE_RE = re.compile(
     r"(?:(?:sorry|I\s+meant|no,?\s+wait|actually(?:,?\s+make\s+(?:that|it))?|correction:|"
     r"I\s+mean|scratch\s+that|make\s+that|or\s+rather|oops|my\s+mistake|wait|no,)"
-    r"[\s,:;.—–-]*)+$",
+    r"[\s,:;.—–-]*)+(?:(?:a|an|the|my|our|your|his|her|their)\s+)?$",
     re.I,
 )
-"""A correction phrase ending right before a value."""
+"""A correction phrase ending right before a value (or before the article the correction
+repeats: "a family of five... actually make that a family of four")."""
+
+DASHED = frozenset({"dash_sorry", "scratch"})
+"""Phrasings with a dash: not used in a sentence that already has one."""
+_ARTICLE_RE = re.compile(r"(?<![\w'’])(a|an|the|my|our|your|his|her|their)\s+$", re.I)
+_HAS_DASH_RE = re.compile(r"[—–]|\s-\s")
 
 _TIER = {"place": 2, "id": 1}
 """Preference when choosing what to correct: lower first; every other kind is tier 0."""
@@ -188,15 +198,38 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         label, span = slots[i]
         wrong = _wrong_for(ctx, span, rng)
         assert wrong is not None
-        phrasing = rng.choice(sorted(PHRASINGS))
-        before, after = PHRASINGS[phrasing]
         token = sentinel(ctx.spans.index(span))
-        masked = masked.replace(token, before.format(wrong=wrong) + token + after, 1)
+        at = masked.index(token)
+        sentence = next((masked[a:b] for a, b in sentence_spans(masked) if a <= at < b), "")
+        names = sorted(PHRASINGS)
+        if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
+            names = [n for n in names if n not in DASHED]
+        phrasing = rng.choice(names)
+        before, after = PHRASINGS[phrasing]
+        # the whole phrase is restated: "a family of five... actually make that a family of
+        # four", never "... make that family of four"
+        article = _ARTICLE_RE.search(masked[:at])
+        again = ""
+        if article:
+            word = article.group(1)
+            again = word.lower() + " "
+            if word.lower() in ("a", "an"):
+                fitted = "an" if _vowel_sound(wrong) else "a"
+                again = ("an" if _vowel_sound(span.text) else "a") + " "
+                masked = masked[: article.start(1)] + match_case(word, fitted) + masked[article.end(1) :]
+                at = masked.index(token)
+        masked = masked[:at] + before.format(wrong=wrong) + again + token + after + masked[at + len(token) :]
         corrections.append({"slot": label, "wrong": wrong, "final": span.text, "phrasing": phrasing})
     corrections.reverse()
     details: dict[str, Any] = dict(corrections[0])
     details["corrections"] = corrections
     return Variant(text=ctx.unmask(masked), details=details)
+
+
+def _vowel_sound(text: str) -> bool:
+    """Whether ``text`` takes "an": it starts with a vowel letter or an 8/11/18 number."""
+    low = text.lower()
+    return low[:1] in ("a", "e", "i", "o") or re.match(r"(?:8|11|18)(?!\d)", low) is not None
 
 
 def found_corrections(ctx: TaskContext, text: str) -> list[str]:

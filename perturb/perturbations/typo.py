@@ -14,7 +14,8 @@ never a casing-only variant):
 
 On top of them, each variant picks a casing mode (seeded), as people actually slip:
 ``keep`` (half the variants), ``lower`` (everything outside protected values in lower case,
-"i'll"), ``capitalised`` (one mid-sentence word with a capital, "then Book"),
+"i'll"), ``capitalised`` (one mid-sentence content word with a capital, "then Book":
+a word of four letters or more that is not a function word, never "Of"/"For"/"The"),
 ``sticky_shift`` (Shift held for two letters, "PLease") or ``caps_lock`` (one whole word in
 capitals, "HOW"). Never random per-letter case ("bOoK").
 
@@ -105,9 +106,22 @@ def edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
     return None
 
 
+FUNCTION_WORDS = frozenset(
+    "about above after again against also been before being below between both but could does "
+    "doing down during each either else even every from further have having here into just "
+    "more most much must neither once only other ought over same shall should some such than "
+    "that their theirs them then there these they this those through under until upon very "
+    "were what when where which while whom whose will with within without would your yours "
+    "ours please thanks".split()
+)
+"""Words of four letters or more that a stray capital would not land on as a slip."""
+
+
 def _recase(word: str, mode: str) -> str | None:
     """``word`` after a ``mode`` casing slip, or None when the slip does not fit the word."""
     n_letters = sum(ch.isalpha() for ch in word)
+    if mode == "capitalised" and (len(word) < 4 or word.lower() in FUNCTION_WORDS or "'" in word):
+        return None  # a content word ("then Book"), not "Of", "For" or "The"
     if mode == "capitalised" and word[:1].islower() and word.islower():
         return word[0].upper() + word[1:]
     if mode == "sticky_shift" and n_letters >= 3 and word[:1].isupper() and word[1:2].islower():
