@@ -40,6 +40,7 @@ from .models import (
     Screen,
 )
 from .perturbations import REGISTRY, SkipGeneration, TaskContext, prepare
+from .review import load_candidates
 from .review_lock import ReviewLock
 from .screen import duplicate_flag, screen_text
 from .tasks import TaskSuite, load_tasks, task_hash
@@ -273,7 +274,9 @@ def _shown(path: Path) -> Path:
 def _generate_locked(
     path: Path, suite: TaskSuite, review_dir: Path, options: GenerateOptions
 ) -> GenerateResult:
-    existing: list[Candidate] = read_records(review_dir / "candidates.jsonl", Candidate)
+    cands_path = review_dir / "candidates.jsonl"
+    # The review's own reader: same FILE:LINE errors, unique ids, the right suite.
+    existing = load_candidates(cands_path, suite.name) if cands_path.exists() else []
     decided = live_decisions(review_dir / "journal.jsonl", existing)
     old_skips: list[GenerationSkip] = read_records(review_dir / "skipped.jsonl", GenerationSkip)
     rejected: dict[str, set[str]] = {}
