@@ -8,6 +8,7 @@ green of the delta chart's intervals (paraphrase drops clearly, typo gains clear
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
@@ -15,6 +16,7 @@ import zlib
 from pathlib import Path
 
 import numpy as np
+import pytest
 from numpy.typing import NDArray
 from typer.testing import CliRunner
 
@@ -90,6 +92,8 @@ def _count(img: NDArray[np.uint8], colour: str) -> int:
 
 def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    if not chromium and not os.environ.get("CI"):
+        pytest.skip("chromium is not installed (apt-get install -y chromium); CI requires it")
     assert chromium, "chromium is not installed (apt-get install -y chromium; .ci/run does it)"
     run = write_run(tmp_path / "runs", "demo-run", demo_prompts())
     html = tmp_path / "report.html"
