@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from perturb.generate import GenerateOptions, generate, rng_for  # noqa: E402
-from perturb.models import PERTURBATION_CLASSES, Task  # noqa: E402
-from perturb.perturbations import REGISTRY, prepare  # noqa: E402
+from perturb.generate.core import GenerateOptions, generate, rng_for  # noqa: E402
+from perturb.generate.perturbations import REGISTRY, prepare  # noqa: E402
+from perturb.records import PERTURBATION_CLASSES, Task  # noqa: E402
 
 CITIES = ["Delhi", "Mumbai", "London", "Paris", "Berlin", "Tokyo", "Sydney", "Dubai", "Madrid", "Rome"]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]

@@ -108,7 +108,7 @@ async def bare(base_url: str, calls: int, concurrency: int) -> float:
 def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) -> float:
     from rich.console import Console
 
-    from perturb.run import RunOptions, run
+    from perturb.run.core import RunOptions, run
 
     with open(os.devnull, "w") as devnull:
         options = RunOptions(

@@ -88,9 +88,9 @@ def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
 
 def report_child(run_dir: Path, out_dir: Path, b: int, workers: int | None) -> None:
     """Runs in the child: report + all formats; prints a JSON line of timings and peak RSS."""
-    from perturb.aggregate import analyze
-    from perturb.report import RENDERERS, plan_outputs, write_outputs
-    from perturb.results import MAX_WORKERS, read_run
+    from perturb.report.aggregate import analyze
+    from perturb.report.core import RENDERERS, plan_outputs, write_outputs
+    from perturb.report.results import MAX_WORKERS, read_run
 
     t0 = time.perf_counter()
     data = read_run(run_dir, workers=workers)

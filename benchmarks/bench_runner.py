@@ -1,7 +1,7 @@
 """Runner overhead: 10,000 trials of an agent that sleeps 50 ms, at concurrency 100.
 
 Prints wall time / ideal wall time (ideal = trials x latency / concurrency) and the CPU
-time per trial of the run (process CPU time of ``perturb.run.run`` / trials). The whole trial
+time per trial of the run (process CPU time of ``perturb.run.core.run`` / trials). The whole trial
 path is measured: scheduling, the timeout, grading, the JSON record, the append, the grouped
 fsync and the progress bar (forced on, rendered to /dev/null as if on a terminal).
 Targets on a 2-core machine: ratio <= 1.10, CPU <= 0.4 ms per trial.
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rich.console import Console  # noqa: E402
 
-from perturb.run import RunOptions, run  # noqa: E402
+from perturb.run.core import RunOptions, run  # noqa: E402
 from tests.run_helpers import make_suite  # noqa: E402
 
 LATENCY_S = 0.05

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from perturb.agents import AgentResponse
+from perturb.run.agents import AgentResponse
 
 from .travel_extract import (
     Extraction,

@@ -7,15 +7,15 @@ perturbation class with paired bootstrap intervals.
 The library mirrors the command line, one stage per module::
 
     perturb.tasks.load_tasks        tasks/<suite>.jsonl
-    perturb.generate.generate       -> review/<suite>/
-    perturb.freeze.freeze           -> fixtures/<suite>.jsonl + .lock.json
-    perturb.verify.verify           fixtures vs lock
-    perturb.run.run                 -> runs/<id>/trials.jsonl
-    perturb.report.run_report       -> scorecard, JSON, Markdown, JUnit, HTML
-    perturb.gate.run_gate           run vs baseline
+    perturb.generate.core.generate       -> review/<suite>/
+    perturb.freeze.core.freeze           -> fixtures/<suite>.jsonl + .lock.json
+    perturb.freeze.verify.verify           fixtures vs lock
+    perturb.run.core.run                 -> runs/<id>/trials.jsonl
+    perturb.report.core.run_report       -> scorecard, JSON, Markdown, JUnit, HTML
+    perturb.report.gate.run_gate           run vs baseline
 
 The names in ``__all__`` are imported lazily so that ``perturb --help`` stays fast (stage
-functions whose name is also their module's, such as ``perturb.run.run``, are reached through
+functions whose name is also their module's, such as ``perturb.run.core.run``, are reached through
 the module).
 """
 
@@ -24,22 +24,22 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-from ._version import __version__ as __version__
-from .errors import PerturbError as PerturbError
-from .hashing import canonical_json as canonical_json
-from .hashing import content_hash as content_hash
+from perturb._version import __version__ as __version__
+from perturb.errors import PerturbError as PerturbError
+from perturb.io.hashing import canonical_json as canonical_json
+from perturb.io.hashing import content_hash as content_hash
 
 _LAZY = {
-    "AgentResponse": "perturb.agents",
-    "GenerateOptions": "perturb.generate",
-    "RunOptions": "perturb.run",
-    "assert_verified": "perturb.verify",
-    "grade": "perturb.graders",
+    "AgentResponse": "perturb.run.agents",
+    "GenerateOptions": "perturb.generate.core",
+    "RunOptions": "perturb.run.core",
+    "assert_verified": "perturb.freeze.verify",
+    "grade": "perturb.run.graders",
     "load_tasks": "perturb.tasks",
-    "pass_at_k": "perturb.metrics",
-    "pass_hat_k": "perturb.metrics",
-    "run_gate": "perturb.gate",
-    "run_report": "perturb.report",
+    "pass_at_k": "perturb.report.metrics",
+    "pass_hat_k": "perturb.report.metrics",
+    "run_gate": "perturb.report.gate",
+    "run_report": "perturb.report.core",
 }
 
 __all__ = sorted(

@@ -1,5 +1,5 @@
 """``python -m perturb``."""
 
-from .cli import main
+from perturb.cli import main
 
 main()

@@ -17,8 +17,8 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 
-from . import __version__
-from .errors import CheckFailed, PerturbError
+from perturb import __version__
+from perturb.errors import CheckFailed, PerturbError
 
 app = typer.Typer(
     name="perturb",
@@ -98,7 +98,7 @@ def validate(
     path: Annotated[Path, typer.Argument(help="A task file, tasks/<suite>.jsonl.")],
 ) -> None:
     """Check a task file; print every problem as FILE:LINE: field: message (exit 2)."""
-    from .tasks import load_tasks
+    from perturb.tasks import load_tasks
 
     suite = load_tasks(path)
     n_slots = sum(len(t.slots) for t in suite.tasks)
@@ -113,9 +113,9 @@ def schema(
     ] = "task",
 ) -> None:
     """Print the JSON Schema of a record (default: one line of a task file)."""
-    from . import models
-    from .errors import UsageError
-    from .tasks import task_json_schema
+    from perturb import records as models
+    from perturb.errors import UsageError
+    from perturb.tasks import task_json_schema
 
     records: dict[str, Any] = {
         "candidate": models.Candidate,
@@ -174,9 +174,9 @@ def generate(
     ] = None,
 ) -> None:
     """Propose perturbed variants of every task into review/<suite>/ for a person to review."""
-    from .generate import GenerateOptions, parse_classes, parse_intensity
-    from .generate import generate as run_generate
-    from .llm import LLMSettings
+    from perturb.generate.core import GenerateOptions, parse_classes, parse_intensity
+    from perturb.generate.core import generate as run_generate
+    from perturb.io.llm import LLMSettings
 
     chosen = parse_classes(classes)
     llm = None
@@ -234,15 +234,15 @@ def review(
 ) -> None:
     """Review candidates one by one: a accept, r reject, e edit, s skip, u undo, q quit."""
     if list_:
-        from .review_list import format_list
+        from perturb.review.listing import format_list
 
         typer.echo(format_list(root, suite, cls, task, sample, seed, as_json=as_json), nl=False)
         return
     if as_json:
-        from .errors import UsageError
+        from perturb.errors import UsageError
 
         raise UsageError("--json only applies with --list")
-    from .review_tui import run_review
+    from perturb.review.tui import run_review
 
     outcome = run_review(
         root, suite, cls=cls, task=task, sample=sample, seed=seed, reviewer=reviewer
@@ -261,7 +261,7 @@ def accept(
     root: RootOption = Path("."),
 ) -> None:
     """Accept candidates without the terminal UI (several ids at once are recorded as bulk)."""
-    from .review_list import decide_ids
+    from perturb.review.listing import decide_ids
 
     for cand, d in decide_ids(root, ids, "accept", reason=reason, reviewer=reviewer):
         typer.echo(f"accepted {cand.id} ({cand.task_id} · {cand.perturbation}) [{d.mode}]")
@@ -278,7 +278,7 @@ def reject(
     root: RootOption = Path("."),
 ) -> None:
     """Reject candidates without the terminal UI; --reason says why."""
-    from .review_list import decide_ids
+    from perturb.review.listing import decide_ids
 
     for cand, d in decide_ids(root, ids, "reject", reason=reason, reviewer=reviewer):
         typer.echo(f"rejected {cand.id} ({cand.task_id} · {cand.perturbation}) [{d.mode}]")
@@ -293,7 +293,7 @@ def freeze(
     root: RootOption = Path("."),
 ) -> None:
     """Write fixtures/<suite>.jsonl and its lock from the canonical tasks and accepted variants."""
-    from .freeze import freeze as do_freeze
+    from perturb.freeze.core import freeze as do_freeze
 
     typer.echo(do_freeze(root, suite).summary())
 
@@ -308,9 +308,9 @@ def verify(
     root: RootOption = Path("."),
 ) -> None:
     """Check fixtures against their lock and tasks/ (exit 1 on drift; never writes)."""
-    from .errors import VerifyFailed
-    from .fixture_io import SuitePaths, find_suite
-    from .verify import verify as do_verify
+    from perturb.errors import VerifyFailed
+    from perturb.freeze.fixtures import SuitePaths, find_suite
+    from perturb.freeze.verify import verify as do_verify
 
     report = do_verify(SuitePaths(root, find_suite(root, suite, "fixtures")).fixtures)
     if as_json:
@@ -393,9 +393,9 @@ def run(
     ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
-    from .errors import UsageError
-    from .run import RunOptions
-    from .run import run as run_trials
+    from perturb.errors import UsageError
+    from perturb.run.core import RunOptions
+    from perturb.run.core import run as run_trials
 
     if agent and agent_cmd:
         raise UsageError("give --agent or --agent-cmd, not both")
@@ -455,8 +455,8 @@ def report(
     ] = False,
 ) -> None:
     """Scorecard of a run: mean, pass@k, pass^k per class, delta vs canonical with intervals."""
-    from .report import render, run_report
-    from .report_formats.text import print_text
+    from perturb.report.core import render, run_report
+    from perturb.report.formats.text import print_text
 
     result = run_report(
         run_dir, ks=k, formats=fmt, outputs=output, out_dir=out_dir, bootstrap=bootstrap,
@@ -482,7 +482,7 @@ def baseline(
     ] = None,
 ) -> None:
     """Record a run's figures (per class mean and pass^k, task labels) as the gate's baseline."""
-    from .gate import write_baseline
+    from perturb.report.gate import write_baseline
 
     base = write_baseline(run_dir, output, k)
     typer.echo(
@@ -527,7 +527,7 @@ def gate(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
 ) -> None:
     """Compare a run with the baseline; exit 1 naming each regression."""
-    from .gate import run_gate
+    from perturb.report.gate import run_gate
 
     result = run_gate(
         run_dir, baseline_path, tolerance=tolerance, require=require,

@@ -1,4 +1,4 @@
-"""Canonical task files: ``tasks/<suite>.jsonl``, one :class:`~perturb.models.Task` per line.
+"""Canonical task files: ``tasks/<suite>.jsonl``, one :class:`~perturb.records.Task` per line.
 
 :func:`load_tasks` reads and validates a whole file and reports *every* problem, each as
 ``FILE:LINE: field: what is wrong (expected ...)``.
@@ -13,10 +13,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .errors import InputError, TaskFormatError
-from .hashing import content_hash
-from .jsonl import iter_jsonl_lines, read_bytes
-from .models import GRADER_TYPES, Task
+from perturb.errors import InputError, TaskFormatError
+from perturb.io.hashing import content_hash
+from perturb.io.jsonl import iter_jsonl_lines, read_bytes
+from perturb.records import GRADER_TYPES, Task
 
 
 @dataclass

@@ -7,8 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from perturb.hashing import short_id
-from perturb.models import Candidate, Provenance, Screen, Task
+from perturb.io.hashing import short_id
+from perturb.records import Candidate, Provenance, Screen, Task
 from perturb.tasks import task_hash
 
 SUITE = "travel"

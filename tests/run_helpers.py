@@ -1,7 +1,7 @@
 """Build a small frozen suite on disk (tasks, fixtures, lock) that ``perturb verify`` accepts.
 
 Used by the run tests and the benchmarks: it writes exactly what ``perturb freeze`` would
-(the stable rendering of :mod:`perturb.fixture_io`, lock hashes from ``content_hash``), so
+(the stable rendering of :mod:`perturb.freeze.fixtures`, lock hashes from ``content_hash``), so
 the runner's refusal to run unverified fixtures is exercised for real.
 """
 
@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 from perturb._version import __version__
-from perturb.fixture_io import fixture_sort_key, render_fixtures, render_lock
-from perturb.hashing import content_hash, short_id
-from perturb.models import FixtureEntry, Lock, LockDecision, LockEntry, Provenance, Task
+from perturb.freeze.fixtures import fixture_sort_key, render_fixtures, render_lock
+from perturb.io.hashing import content_hash, short_id
+from perturb.records import FixtureEntry, Lock, LockDecision, LockEntry, Provenance, Task
 from perturb.tasks import task_hash
 
 

@@ -7,7 +7,7 @@ import os
 import time
 from typing import Any
 
-from perturb.agents import AgentResponse
+from perturb.run.agents import AgentResponse
 
 
 def echo(prompt: str, request: dict[str, Any]) -> Any:

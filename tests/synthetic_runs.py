@@ -1,6 +1,6 @@
 """Write synthetic run directories (manifest.json + trials.jsonl) for the report/gate tests.
 
-The records are the real :class:`perturb.models.RunManifest` and :class:`Trial` models, the
+The records are the real :class:`perturb.records.RunManifest` and :class:`Trial` models, the
 same ones ``perturb run`` writes.
 """
 
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from perturb.models import RunManifest, Trial, Usage
+from perturb.records import RunManifest, Trial, Usage
 
 OUTCOME = {"P": "passed", "W": "wrong", "E": "errored"}
 

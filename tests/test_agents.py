@@ -11,15 +11,15 @@ from typing import Any
 
 import pytest
 
-from perturb.agents import (
+from perturb.errors import AgentLoadError
+from perturb.run.agents import (
     AgentCallError,
     AgentFatalError,
     AgentResponse,
     load_agent,
     response_from_stdout,
 )
-from perturb.errors import AgentLoadError
-from perturb.openai_agent import OpenAIAgent, strip_credentials
+from perturb.run.agents.openai import OpenAIAgent, strip_credentials
 from tests.fake_openai import Reply
 
 SCRIPT = Path(__file__).with_name("agent_script.py")
@@ -260,7 +260,7 @@ def test_openai_401_is_fatal_400_is_errored(fake_openai, api_key: str) -> None: 
     )
     with pytest.raises(AgentFatalError) as fatal:
         call("openai:m", request(), base_url=srv.base_url)
-    # perturb's prefix, then perturb.llm's one-line message (its wording is llm.py's)
+    # perturb's prefix, then perturb.io.llm's one-line message (its wording is llm.py's)
     message = str(fatal.value)
     assert message.startswith(f"openai:m at {srv.base_url}: model 'm': the server refused ")
     assert "HTTP 401" in message and "Incorrect API key provided" in message

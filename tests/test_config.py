@@ -1,4 +1,4 @@
-"""Tiers from pyproject.toml / perturb.toml (perturb.config)."""
+"""Tiers from pyproject.toml / perturb.toml (perturb.io.config)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from perturb.config import DEFAULT_TIERS, Tier, get_tier, load_tiers
 from perturb.errors import ConfigError
+from perturb.io.config import DEFAULT_TIERS, Tier, get_tier, load_tiers
 
 REPO = Path(__file__).resolve().parent.parent
 

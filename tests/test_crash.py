@@ -28,10 +28,10 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.fixture_io import SuitePaths, pending_path, render_fixtures, render_lock
-from perturb.freeze import build, verify
-from perturb.models import Trial
-from perturb.review import Recorder, open_context, read_journal
+from perturb.freeze.core import build, verify
+from perturb.freeze.fixtures import SuitePaths, pending_path, render_fixtures, render_lock
+from perturb.records import Trial
+from perturb.review.journal import Recorder, open_context, read_journal
 from tests.review_project import SUITE, make_project
 from tests.run_helpers import make_suite
 from tests.test_review_tty import Review
@@ -189,7 +189,7 @@ def test_review_killed_during_a_burst_of_keys_keeps_every_saved_decision_whole(
 INJECT = r"""
 import builtins, os, sys
 from pathlib import Path
-import perturb.freeze as fz
+import perturb.freeze.core as fz
 
 target, seen = int(sys.argv[2]), [0]
 
@@ -233,7 +233,7 @@ class HalfWriter:
 def fz_open(file, mode="r", *args, **kwargs):
     fh = builtins.open(file, mode, *args, **kwargs)
     return HalfWriter(fh, Path(file).name) if "w" in mode else fh
-fz.open = fz_open  # perturb.freeze's own writes only
+fz.open = fz_open  # perturb.freeze.core's own writes only
 fz.freeze(Path(sys.argv[1]))
 print("finished", flush=True)
 """

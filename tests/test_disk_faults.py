@@ -28,10 +28,10 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import OutputError
-from perturb.fixture_io import SuitePaths, pending_path
-from perturb.freeze import verify
-from perturb.jsonl import Appender, write_atomic
-from perturb.models import Trial
+from perturb.freeze.core import verify
+from perturb.freeze.fixtures import SuitePaths, pending_path
+from perturb.io.jsonl import Appender, write_atomic
+from perturb.records import Trial
 from tests.fault_helpers import assert_clean, can_mount, small_fs, snapshot
 from tests.review_project import SUITE, make_project
 from tests.run_helpers import make_suite

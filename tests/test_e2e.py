@@ -24,8 +24,8 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.hashing import canonical_json, content_hash
-from perturb.models import Baseline, FixtureEntry, Trial
+from perturb.io.hashing import canonical_json, content_hash
+from perturb.records import Baseline, FixtureEntry, Trial
 from tests.fault_helpers import assert_clean
 
 REPO = Path(__file__).resolve().parent.parent

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from examples.travel_agent import agent, make_agent, parse, sampled_agent
 from examples.travel_checks import valid_stay
 from examples.travel_intent import Chooser, within_one_edit
-from perturb.agents import AgentResponse, load_agent
-from perturb.graders import grade
-from perturb.models import Task
+from perturb.records import Task
+from perturb.run.agents import AgentResponse, load_agent
+from perturb.run.graders import grade
 from perturb.tasks import load_tasks
 
 ROOT = Path(__file__).resolve().parent.parent

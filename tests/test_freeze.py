@@ -13,12 +13,12 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import ReviewError, ReviewLockedError
-from perturb.fixture_io import SuitePaths, pending_path, render_fixture_line
-from perturb.freeze import freeze, load_fixtures, verify
-from perturb.hashing import canonical_json, content_hash
-from perturb.models import Candidate, FixtureEntry, Lock, SampleRule, Screen, Task
-from perturb.review import Recorder, open_context
-from perturb.review_lock import ReviewLock
+from perturb.freeze.core import freeze, load_fixtures, verify
+from perturb.freeze.fixtures import SuitePaths, pending_path, render_fixture_line
+from perturb.io.hashing import canonical_json, content_hash
+from perturb.records import Candidate, FixtureEntry, Lock, SampleRule, Screen, Task
+from perturb.review.journal import Recorder, open_context
+from perturb.review.lock import ReviewLock
 from perturb.tasks import task_hash
 from tests.review_project import SUITE, TASKS, make_project
 
@@ -185,7 +185,7 @@ def test_freeze_is_refused_while_a_review_holds_the_lock(frozen: tuple) -> None:
     paths = SuitePaths(root, SUITE)
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys; from pathlib import Path; from perturb.review_lock import ReviewLock\n"
+         "import sys; from pathlib import Path; from perturb.review.lock import ReviewLock\n"
          f"ReviewLock(Path({str(paths.review_lock)!r}), 'travel', 'perturb review').acquire()\n"
          "print('held', flush=True); sys.stdin.read()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -208,7 +208,7 @@ def test_freeze_is_refused_while_a_review_holds_the_lock(frozen: tuple) -> None:
 CRASH = """
 import os, sys
 from pathlib import Path
-import perturb.freeze as fz
+import perturb.freeze.core as fz
 real = os.replace
 count = [0]
 def replace(src, dst):

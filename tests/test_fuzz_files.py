@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.gate import load_baseline
-from perturb.models import Task, Trial
+from perturb.records import Task, Trial
+from perturb.report.gate import load_baseline
 from tests.fault_helpers import assert_clean, snapshot
 from tests.review_project import make_candidate, write_lines
 from tests.run_helpers import make_suite

@@ -10,8 +10,8 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import GateFailed
-from perturb.gate import check_gate, make_baseline, run_gate
-from perturb.models import Baseline
+from perturb.records import Baseline
+from perturb.report.gate import check_gate, make_baseline, run_gate
 from tests.synthetic_runs import Prompt, write_run
 
 runner = CliRunner()

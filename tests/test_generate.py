@@ -13,12 +13,12 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.generate import GenerateOptions, generate, live_decisions, parse_intensity, rng_for
-from perturb.hashing import short_id
-from perturb.models import PERTURBATION_CLASSES, Candidate, Decision, GenerationSkip
-from perturb.perturbations import REGISTRY
-from perturb.perturbations._text import words
-from perturb.slots import lost_values
+from perturb.generate.core import GenerateOptions, generate, live_decisions, parse_intensity, rng_for
+from perturb.generate.perturbations import REGISTRY
+from perturb.generate.perturbations._text import words
+from perturb.generate.slots import lost_values
+from perturb.io.hashing import short_id
+from perturb.records import PERTURBATION_CLASSES, Candidate, Decision, GenerationSkip
 from perturb.tasks import load_tasks, task_hash
 
 TASKS = [
@@ -72,7 +72,7 @@ def test_cli_generate_writes_review_files(tmp_path: Path) -> None:
         assert c.task_sha256 == task_hash(tasks[c.task_id])
         assert c.level == REGISTRY[c.perturbation].default_level
         assert c.epsilon == REGISTRY[c.perturbation].measure(
-            __import__("perturb.perturbations", fromlist=["prepare"]).prepare(tasks[c.task_id]), c.text, c.details
+            __import__("perturb.generate.perturbations", fromlist=["prepare"]).prepare(tasks[c.task_id]), c.text, c.details
         )
         assert lost_values(tasks[c.task_id].prompt, tasks[c.task_id].slots, c.text) == []
         assert c.text != tasks[c.task_id].prompt
@@ -267,7 +267,7 @@ def test_generate_refuses_while_a_review_holds_the_lock(tmp_path: Path) -> None:
     import socket
 
     from perturb.errors import ReviewLockedError
-    from perturb.generate import GenerateOptions, generate
+    from perturb.generate.core import GenerateOptions, generate
 
     tasks = tmp_path / "tasks" / "s.jsonl"
     tasks.parent.mkdir()

@@ -1,4 +1,4 @@
-"""Each grader with exact outcomes and notes (perturb.graders.grade)."""
+"""Each grader with exact outcomes and notes (perturb.run.graders.grade)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from perturb.errors import GraderError
-from perturb.graders import check_grader, grade, normalize_text
-from perturb.judge import PROMPT_SHA256, LLMJudge, parse_verdict
-from perturb.models import Grader
+from perturb.records import Grader
+from perturb.run.graders import check_grader, grade, normalize_text
+from perturb.run.graders.judge import PROMPT_SHA256, LLMJudge, parse_verdict
 from tests.fake_openai import Reply
 
 

@@ -6,8 +6,8 @@ import hashlib
 
 import pytest
 
-from perturb.hashing import canonical_json, content_hash, short_id
-from perturb.models import Grader
+from perturb.io.hashing import canonical_json, content_hash, short_id
+from perturb.records import Grader
 
 
 def test_keys_sorted_and_compact_separators() -> None:

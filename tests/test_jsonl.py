@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from perturb.errors import InputError, OutputError
-from perturb.jsonl import Appender, read_jsonl, write_atomic, write_jsonl_atomic
+from perturb.io.jsonl import Appender, read_jsonl, write_atomic, write_jsonl_atomic
 
 
 def test_read_reports_file_line_and_reason(tmp_path: Path) -> None:

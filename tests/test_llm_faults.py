@@ -22,10 +22,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from perturb.agents import AgentCallError, AgentResponse
 from perturb.cli import app
-from perturb.models import Candidate
-from perturb.openai_agent import OpenAIAgent
+from perturb.records import Candidate
+from perturb.run.agents import AgentCallError, AgentResponse
+from perturb.run.agents.openai import OpenAIAgent
 from tests.fake_openai import FakeOpenAIServer, Reply, completion_body
 from tests.run_helpers import make_suite
 

@@ -18,8 +18,8 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import LLMError
-from perturb.llm import ResponseCache, chat_with_retries, public_url, retry_after_seconds
-from perturb.models import Candidate
+from perturb.io.llm import ResponseCache, chat_with_retries, public_url, retry_after_seconds
+from perturb.records import Candidate
 from tests.fake_openai import FakeOpenAIServer, Reply
 
 KEY = "sk-test-SECRET-0123456789abcdef"
@@ -103,7 +103,7 @@ def test_llm_generation_records_provenance_and_is_screened(
     assert len({b["seed"] for b in srv.requests}) == len(srv.requests)
     assert all(h["authorization"] == f"Bearer {KEY}" for h in srv.headers)
     for c in cands:
-        tpl = resources.files("perturb").joinpath(f"templates/{c.perturbation}.txt").read_bytes()
+        tpl = resources.files("perturb.generate").joinpath(f"templates/{c.perturbation}.txt").read_bytes()
         assert c.generator.kind == "llm" and c.generator.model == "m-test"
         assert c.generator.system_fingerprint == "fp_test" and c.generator.temperature == 0.4
         assert c.generator.seed == 7 and c.generator.retries == 0

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from perturb.aggregate import Analysis, analyze
-from perturb.metrics import (
+from perturb.report.aggregate import Analysis, analyze
+from perturb.report.metrics import (
     fisher_greater_pvalue,
     mean_success,
     paired_bootstrap,
@@ -23,7 +23,7 @@ from perturb.metrics import (
     stream_seed,
     weighted_mean,
 )
-from perturb.results import read_run
+from perturb.report.results import read_run
 from tests.synthetic_runs import Prompt, write_run
 
 SEED_COUNTS = [5, 4, 2, 0]  # seed 000: tasks A-D, five runs each

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import BaseModel, ValidationError
 
-from perturb import models as m
+from perturb import records as m
 
 PROV = m.Provenance(kind="llm", perturb_version="0.1.0", seed=3, model="gpt-x", temperature=0.7,
                     system_fingerprint="fp_1", template_sha256="sha256:ab", retries=2)

@@ -14,9 +14,8 @@ from breame.terminology import is_american_english_term, is_british_english_term
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from perturb.generate import rng_for
-from perturb.models import PERTURBATION_CLASSES, Task
-from perturb.perturbations import (
+from perturb.generate.core import rng_for
+from perturb.generate.perturbations import (
     REGISTRY,
     SkipGeneration,
     distractor,
@@ -27,8 +26,8 @@ from perturb.perturbations import (
     self_correction,
     typo,
 )
-from perturb.perturbations._context import load_data
-from perturb.perturbations._text import (
+from perturb.generate.perturbations._context import load_data
+from perturb.generate.perturbations._text import (
     altered_share,
     inserted_count,
     kendall_distance,
@@ -36,9 +35,10 @@ from perturb.perturbations._text import (
     word_change_share,
     words,
 )
-from perturb.perturbations._wrong import wrong_value
-from perturb.screen import screen_text
-from perturb.slots import find_protected, lost_values, places
+from perturb.generate.perturbations._wrong import wrong_value
+from perturb.generate.screen import screen_text
+from perturb.generate.slots import find_protected, lost_values, places
+from perturb.records import PERTURBATION_CLASSES, Task
 from perturb.tasks import load_tasks
 
 FLIGHT = Task(

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import perturb
-from perturb import metrics, report
+from perturb.report import core as report
+from perturb.report import metrics
 
 
 def test_all_names_resolve_and_are_sorted() -> None:

@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from perturb.aggregate import analyze
 from perturb.cli import app
 from perturb.errors import InputError, UsageError
-from perturb.report import STDOUT, parse_ks, plan_outputs
-from perturb.results import read_run
+from perturb.report.aggregate import analyze
+from perturb.report.core import STDOUT, parse_ks, plan_outputs
+from perturb.report.results import read_run
 from tests.synthetic_runs import Prompt, demo_prompts, trial_lines, write_run
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -387,8 +387,8 @@ def test_plan_outputs() -> None:
 def test_long_reports_are_capped_in_text_and_markdown(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from perturb.report_formats import markdown
-    from perturb.report_formats.text import render_text
+    from perturb.report.formats import markdown
+    from perturb.report.formats.text import render_text
 
     spec = [Prompt(f"t{i:03d}", "PPPP" if i % 3 else "PPWW") for i in range(90)]
     a = analyze(read_run(write_run(tmp_path, "r", spec)), [2], bootstrap=50)
@@ -439,11 +439,11 @@ def test_labels_are_per_prompt_and_brittle_is_not_flaky(tmp_path: Path) -> None:
 
 
 def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
-    from perturb.report_formats.html import render_html
-    from perturb.report_formats.json_format import to_dict
-    from perturb.report_formats.junit import render_junit
-    from perturb.report_formats.markdown import render_markdown
-    from perturb.report_formats.text import render_text
+    from perturb.report.formats.html import render_html
+    from perturb.report.formats.json_format import to_dict
+    from perturb.report.formats.junit import render_junit
+    from perturb.report.formats.markdown import render_markdown
+    from perturb.report.formats.text import render_text
 
     a = analyze(read_run(brittle_run(tmp_path)), [1, 2], bootstrap=50)
     # text: the scorecard's flaky and brittle columns, and the brittle list
@@ -504,7 +504,7 @@ def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
 def test_report_and_gate_ignore_the_run_lock_file(demo_run: Path, tmp_path: Path) -> None:
     """``perturb run`` leaves ``runs/<id>/.lock`` (an flock file holding the last writer's
     PID); reading the run neither needs nor takes it, even while a writer holds it."""
-    from perturb.runstore import run_lock
+    from perturb.run.store import run_lock
 
     before = runner.invoke(app, ["report", str(demo_run), "-f", "json", "--bootstrap", "50"])
     assert before.exit_code == 0, before.stderr

@@ -21,7 +21,7 @@ from numpy.typing import NDArray
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.report_formats.html import GREEN, PALETTE, RED
+from perturb.report.formats.html import GREEN, PALETTE, RED
 from tests.synthetic_runs import demo_prompts, write_run
 
 WIDTH, HEIGHT = 1200, 1600

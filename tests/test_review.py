@@ -15,9 +15,9 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import InputError, ReviewLockedError, UsageError
-from perturb.fixture_io import SuitePaths
-from perturb.models import Candidate, Decision, SampleRule
-from perturb.review import (
+from perturb.freeze.fixtures import SuitePaths
+from perturb.records import Candidate, Decision, SampleRule
+from perturb.review.journal import (
     JournalState,
     Recorder,
     draw_sample,
@@ -25,9 +25,9 @@ from perturb.review import (
     read_journal,
     resolve_reviewer,
 )
-from perturb.review_list import decide_ids
-from perturb.review_lock import ReviewLock, process_start_time
-from perturb.review_render import align_chars, diff_ops, diff_stats, find_hidden, render_diff, visible
+from perturb.review.listing import decide_ids
+from perturb.review.lock import ReviewLock, process_start_time
+from perturb.review.render import align_chars, diff_ops, diff_stats, find_hidden, render_diff, visible
 from tests.review_project import SUITE, journal_lines, make_candidate, make_project
 
 runner = CliRunner()
@@ -165,7 +165,7 @@ def test_malformed_journal_lines_name_file_line_and_field(
 
 
 def test_sample_is_stratified_reproducible_and_seed_dependent(tmp_path: Path) -> None:
-    from perturb.models import Task
+    from perturb.records import Task
 
     task = Task(id="t1", prompt="Book a flight to Rome.", expected="x", grader="exact")  # type: ignore[arg-type]
     cands = [
@@ -223,7 +223,7 @@ def test_second_holder_is_refused_with_the_pid(project: tuple) -> None:
     paths = SuitePaths(root, SUITE)
     holder = subprocess.Popen(
         [sys.executable, "-c",
-         "import sys, time; from pathlib import Path; from perturb.review_lock import ReviewLock\n"
+         "import sys, time; from pathlib import Path; from perturb.review.lock import ReviewLock\n"
          f"lock = ReviewLock(Path({str(paths.review_lock)!r}), 'travel', 'perturb review')\n"
          "lock.acquire(); print('held', flush=True); sys.stdin.read(); lock.release()"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
@@ -497,7 +497,7 @@ def run_keys(root: Path, keys: list[str], lines: list[str | None] | None = None)
 
     from rich.console import Console
 
-    from perturb.review_tui import ReviewUI
+    from perturb.review.tui import ReviewUI
 
     ctx = open_context(root, None)
     out = io.StringIO()
@@ -566,7 +566,7 @@ def test_a_resize_draws_the_same_candidate_again_and_keeps_the_message(project: 
 def test_session_summary_reports_each_kind() -> None:
     from collections import Counter
 
-    from perturb.review_tui import session_summary
+    from perturb.review.tui import session_summary
 
     assert session_summary(Counter(accept=1, reject=1, skip=5, undo=2)) == (
         "2 decisions (1 accepted, 1 rejected), 5 skipped, 2 undone; all saved"
@@ -579,7 +579,7 @@ def test_session_summary_reports_each_kind() -> None:
 def test_command_line_keeps_every_option_shell_quoted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from perturb.review_tui import command_line
+    from perturb.review.tui import command_line
 
     monkeypatch.chdir(tmp_path)
     odd = tmp_path / "my project"

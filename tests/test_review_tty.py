@@ -20,9 +20,9 @@ from pathlib import Path
 import pexpect
 import pytest
 
-from perturb.fixture_io import SuitePaths
-from perturb.freeze import freeze, load_fixtures
-from perturb.models import Candidate, Lock
+from perturb.freeze.core import freeze, load_fixtures
+from perturb.freeze.fixtures import SuitePaths
+from perturb.records import Candidate, Lock
 from tests.review_project import SUITE, journal_lines, make_project
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()=>][0-9A-Za-z]?")

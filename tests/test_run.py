@@ -15,9 +15,9 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.hashing import sha256_bytes, short_id
-from perturb.models import RunManifest, Trial
-from perturb.runstore import CONFIG_FIELDS, config_hash, trial_seed
+from perturb.io.hashing import sha256_bytes, short_id
+from perturb.records import RunManifest, Trial
+from perturb.run.store import CONFIG_FIELDS, config_hash, trial_seed
 from tests import sample_agents
 from tests.fake_openai import Reply
 from tests.run_helpers import make_suite, read_trials
@@ -412,7 +412,7 @@ def test_openai_auth_failure_stops_the_run(
 def test_llm_judge_run_records_judge(
     tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
 ) -> None:
-    from perturb.judge import PROMPT_SHA256
+    from perturb.run.graders.judge import PROMPT_SHA256
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-key-123456")
     tasks = [{"id": "poem", "prompt": "Write about the sea", "expected": None,
@@ -445,7 +445,7 @@ def test_progress_bar_renders_counts(project: Path) -> None:
 
     from rich.console import Console
 
-    from perturb.run import RunOptions, run
+    from perturb.run.core import RunOptions, run
 
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, width=160, color_system=None)

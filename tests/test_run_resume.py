@@ -12,7 +12,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from perturb.models import Trial
+from perturb.records import Trial
 from tests.run_helpers import make_suite
 
 N = 8

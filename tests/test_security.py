@@ -25,7 +25,7 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from perturb.hashing import canonical_json
+from perturb.io.hashing import canonical_json
 from tests.fake_openai import FakeOpenAIServer, Reply
 from tests.fault_helpers import assert_clean
 from tests.run_helpers import make_suite

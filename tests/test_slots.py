@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from perturb.slots import (
+from perturb.generate.slots import (
     find_protected,
     lost_values,
     mask,

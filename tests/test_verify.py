@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import InputError, VerifyFailed
-from perturb.fixture_io import SuitePaths, render_fixture_line
-from perturb.freeze import assert_verified, freeze, load_fixtures, verify
-from perturb.hashing import content_hash
-from perturb.models import FixtureEntry, Lock, Task
-from perturb.review import Recorder, open_context
+from perturb.freeze.core import assert_verified, freeze, load_fixtures, verify
+from perturb.freeze.fixtures import SuitePaths, render_fixture_line
+from perturb.io.hashing import content_hash
+from perturb.records import FixtureEntry, Lock, Task
+from perturb.review.journal import Recorder, open_context
 from perturb.tasks import task_hash
 from tests.review_project import SUITE, TASKS, make_project
 

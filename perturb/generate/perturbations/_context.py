@@ -1,0 +1,124 @@
+"""Types every perturbation class shares: the prepared task, a variant, a skip."""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from perturb.generate.perturbations._text import tokens_with_sentinels, word_change_share, words
+from perturb.generate.slots import Span, find_protected, mask, protected_values, unmask
+from perturb.records import Task
+
+
+class SkipGeneration(Exception):
+    """Raised by a generator that cannot perturb a task; ``reason`` is recorded in
+    ``skipped.jsonl`` (for example "order carries meaning ('first ... then ...')")."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A generated text and its class-specific details (before ε is measured)."""
+
+    text: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TaskContext:
+    """A task prepared once for every class: its protected spans and masked prompt.
+
+    ``masked`` is the prompt with each protected span replaced by a sentinel; generators edit
+    ``masked`` and call :meth:`unmask` at the end, so protected bytes are never touched."""
+
+    task: Task
+    spans: tuple[Span, ...]
+    masked: str
+    values: tuple[str, ...]
+    protected: tuple[str, ...]
+
+    @property
+    def prompt(self) -> str:
+        return self.task.prompt
+
+    def unmask(self, masked: str) -> str:
+        return unmask(masked, list(self.values))
+
+    def span_for(self, sentinel_index: int) -> Span:
+        return self.spans[sentinel_index]
+
+    @functools.cached_property
+    def memo(self) -> dict[str, Any]:
+        """Per-task results a class computes once (e.g. its correctable slots)."""
+        return {}
+
+    @functools.cached_property
+    def free_words(self) -> list[str]:
+        """Lower-cased word tokens of the prompt outside protected spans."""
+        return [w.lower() for w in tokens_with_sentinels(self.masked) if w[0] != "\ue000"]
+
+
+def prepare(task: Task) -> TaskContext:
+    """Find the protected spans of ``task.prompt`` and mask them."""
+    spans = find_protected(task.prompt, task.slots)
+    masked, values = mask(task.prompt, spans)
+    return TaskContext(
+        task=task,
+        spans=tuple(spans),
+        masked=masked,
+        values=tuple(values),
+        protected=tuple(protected_values(task.prompt, task.slots)),
+    )
+
+
+def free_words_of(ctx: TaskContext, text: str) -> list[str]:
+    """Lower-cased word tokens of ``text`` outside its protected spans (detected the same way
+    as on the canonical prompt)."""
+    spans = find_protected(text, ctx.task.slots)
+    masked, _ = mask(text, spans)
+    return [w.lower() for w in tokens_with_sentinels(masked) if w[0] != "\ue000"]
+
+
+def masked_change_share(ctx: TaskContext, masked: str) -> float:
+    """ε of the paraphrase/register kind estimated on masked text (its sentinels are the
+    protected values, so nothing is detected again): what generators steer by; the recorded ε
+    is measured on the finished text."""
+    new = [w.lower() for w in tokens_with_sentinels(masked) if w[0] != "\ue000"]
+    return word_change_share(ctx.free_words, new)
+
+
+def all_words(text: str) -> list[str]:
+    """Every word token of ``text`` (protected ones included), case kept."""
+    return words(text)
+
+
+@functools.cache
+def load_data(name: str) -> Any:
+    """A shipped word list, ``perturb/generate/data/<name>.json``."""
+    path = resources.files("perturb.generate").joinpath(f"data/{name}.json")
+    return json.loads(path.read_text("utf-8"))
+
+
+GenerateFn = Callable[[TaskContext, float, random.Random, int], Variant]
+MeasureFn = Callable[[TaskContext, str, dict[str, Any]], float]
+
+
+@dataclass(frozen=True)
+class ClassSpec:
+    """One perturbation class: how to generate it by rules and how ε is measured."""
+
+    name: str
+    default_level: float
+    max_level: float
+    length_ratio: tuple[float, float]
+    epsilon: str
+    generate: GenerateFn
+    measure: MeasureFn

@@ -1,0 +1,100 @@
+"""Context-conditioned phrase swaps shared by ``paraphrase`` and ``register``.
+
+An entry is ``{"from": "up to", "to": ["at most", "no more than"], ...conditions}``, matched
+case-insensitively on whole words of the masked prompt. Conditions:
+
+* ``only_after`` / ``not_after``: the previous word must / must not be one of these;
+* ``only_before`` / ``not_before``: the same for the next word;
+* ``before_value``: a protected value follows ("under £300");
+* ``after_value``: a protected value comes right before ("€150 a night");
+* ``at_start``: the phrase opens a sentence or a clause after ``;``, ``:`` or a dash
+  ("Happy to pay ...");
+* ``not_at_start``: the phrase does not open a sentence.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from perturb.generate.perturbations._text import match_case
+
+Edit = tuple[int, int, str]
+Op = tuple[str, list[Edit]]
+Rule = tuple[dict[str, Any], re.Pattern[str]]
+
+
+def compile_rules(entries: Sequence[dict[str, Any]]) -> list[Rule]:
+    """Each entry with its whole-word, case-insensitive pattern."""
+    return [
+        (entry, re.compile(r"(?<![\w'’-])" + re.escape(entry["from"]) + r"(?![\w'’-])", re.I))
+        for entry in entries
+    ]
+
+
+def word_before(masked: str, pos: int) -> str:
+    m = re.search(r"([A-Za-z']+)\W*$", masked[:pos])
+    return m.group(1) if m else ""
+
+
+def word_after(masked: str, pos: int) -> str:
+    m = re.match(r"\W*?([A-Za-z']+)", masked[pos:])
+    return m.group(1).lower() if m else ""
+
+
+def _fits(entry: dict[str, Any], masked: str, start: int, end: int) -> bool:
+    before = word_before(masked, start)
+    after = word_after(masked, end)
+    if "only_after" in entry and before.lower() not in entry["only_after"]:
+        return False
+    if before.lower() in entry.get("not_after", ()) or before in entry.get("not_after", ()):
+        return False
+    if "only_before" in entry and after not in entry["only_before"]:
+        return False
+    if after in entry.get("not_before", ()):
+        return False
+    if entry.get("before_value") and not masked[end:].lstrip(" ").startswith("\ue000"):
+        return False
+    if entry.get("after_value") and not masked[:start].rstrip(" ").endswith("\ue001"):
+        return False
+    lead = masked[:start].rstrip(" \"'“(")
+    if entry.get("at_start") and lead and lead[-1] not in ".!?;:—–":
+        return False
+    if entry.get("not_at_start") and (not lead or lead[-1] in ".!?"):
+        return False
+    return True
+
+
+def phrase_ops(masked: str, rules: Sequence[Rule], rng: random.Random, prefix: str = "word:") -> list[Op]:
+    """One op per place where a rule fits, each replacing the phrase by one of its targets."""
+    ops: list[Op] = []
+    low = masked.lower()
+    for entry, rx in rules:
+        if entry["from"].lower() not in low:
+            continue
+        for m in rx.finditer(masked):
+            if not _fits(entry, masked, m.start(), m.end()):
+                continue
+            target = rng.choice(entry["to"])
+            # as written when matched as written ("I need it for" -> "it's for"); else in the
+            # matched case style ("Happy to" at a sentence start -> "I'm happy to")
+            new = target if m.group() == entry["from"] else match_case(m.group(), target)
+            lead = masked[: m.start()].rstrip(" \"'“(")
+            if not lead or lead[-1] in ".!?":  # a sentence start keeps its capital
+                new = new[:1].upper() + new[1:]
+            ops.append((prefix + entry["from"], [(m.start(), m.end(), new)]))
+    return ops
+
+
+def apply_edits(masked: str, edits: Sequence[Edit]) -> str:
+    """``masked`` with every (non-overlapping) edit made."""
+    for a, b, new in sorted(edits, reverse=True):
+        masked = masked[:a] + new + masked[b:]
+    return masked
+
+
+def overlaps(edits: Sequence[Edit], taken: Sequence[Edit]) -> bool:
+    """True when an edit touches a range another already changes."""
+    return any(a < tb and ta < b or (a == ta and b == tb) for a, b, _ in edits for ta, tb, _ in taken)

@@ -1,0 +1,263 @@
+"""Plausible wrong values for ``self_correction``: same kind, same format, fits the sentence.
+
+A wrong value is what a person might really have typed first: another weekday, a nearby date
+(a week away when a weekday names the date), a nearby hour, a nearby amount, another count
+(never "1 nights": with a plural noun the wrong count is two or more, and "1 passenger"
+becomes "2 passengers"), an ID with two digits swapped or one changed, another city from the
+same region (Manchester -> Leeds, not Honolulu), or another member of a known category
+(economy -> business). It never repeats a value the prompt already states ("from Tuesday to
+Thursday" never corrects Thursday from Tuesday).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Callable, Collection
+
+from perturb.generate.perturbations._context import load_data
+from perturb.generate.slots import place_kind
+
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+          "September", "October", "November", "December")
+NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                "ten", "eleven", "twelve")
+_NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS[1:]) + r")\b", re.I)
+_IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women"}
+_RELATIVE = {"today": "tomorrow", "tomorrow": "today", "tonight": "tomorrow", "yesterday": "today"}
+
+
+def categories() -> list[list[str]]:
+    """Closed sets of interchangeable values (``perturb/generate/data/categories.json``)."""
+    groups: list[list[str]] = load_data("categories")["categories"]
+    return groups
+
+
+@functools.lru_cache(maxsize=1)
+def _regions() -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
+    """place -> the other places of its region, and place -> its aliases."""
+    data = load_data("regions")
+    region: dict[str, tuple[str, ...]] = {}
+    for kind in ("city", "country"):
+        for names in data[kind].values():
+            for name in names:
+                region[name] = tuple(n for n in names if n != name)
+    aliases: dict[str, frozenset[str]] = {}
+    for group in data["aliases"]:
+        for name in group:
+            aliases[name] = frozenset(group) - {name}
+    return region, aliases
+
+
+def same_case(template: str, value: str) -> str:
+    """``value`` in lower or upper case when ``template`` is."""
+    if template.islower():
+        return value.lower()
+    if template.isupper() and len(template) > 1:
+        return value.upper()
+    return value
+
+
+def _is_plural(noun: str) -> bool:
+    low = noun.lower()
+    return low in _IRREGULAR.values() or (low.endswith("s") and not low.endswith("ss"))
+
+
+def _pluralise(noun: str) -> str:
+    low = noun.lower()
+    if low in _IRREGULAR:
+        return same_case(noun, _IRREGULAR[low])
+    if re.search(r"(?:s|x|ch|sh)$", low):
+        return noun + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def _noun_after(text: str) -> str:
+    m = re.match(r"\s+([A-Za-z]+)", text)
+    return m.group(1) if m else ""
+
+
+def _count_choices(n: int, counted: bool) -> list[int]:
+    step = max(1, n // 10) if n >= 20 else 1
+    low = 2 if counted else 1
+    return [n + k * step for k in (-3, -2, -1, 1, 2, 3) if n + k * step >= low and n + k * step != n]
+
+
+def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = False) -> str | None:
+    """Another count or amount in the first number of ``value`` (digits, same format, or a
+    number word), agreeing with the noun it counts."""
+    m = re.search(r"\d{1,3}(?:,\d{3})+|\d+", value)
+    word = None if m else _NUMBER_WORD_RE.search(value)
+    if not m and not word:
+        return None
+    match = m or word
+    assert match is not None
+    inside = _noun_after(value[match.end() :])
+    noun = inside or ("" if value[match.end() :].strip() else _noun_after(after))
+    counted = bool(noun) and not money
+    if m:
+        digits = m.group()
+        n = int(digits.replace(",", ""))
+    else:
+        n = NUMBER_WORDS.index(match.group().lower())
+    choices = _count_choices(n, counted)
+    if word:
+        choices = [c for c in choices if c < len(NUMBER_WORDS)]
+    if not choices:
+        return None
+    new = rng.choice(choices)
+    if m:
+        if "," in digits:
+            text = f"{new:,}"
+        elif digits.startswith("0") and len(digits) > 1:
+            text = str(new).zfill(len(digits))
+        else:
+            text = str(new)
+    else:
+        text = NUMBER_WORDS[new]
+        text = text.capitalize() if match.group()[0].isupper() else text
+    out = value[: match.start()] + text + value[match.end() :]
+    if inside and not _is_plural(inside):  # "1 passenger" -> "2 passengers"
+        at = match.start() + len(text) + value[match.end() :].index(inside)
+        out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
+    return out
+
+
+def _wrong_time(value: str, rng: random.Random) -> str | None:
+    m = re.match(r"(\d{1,2})(.*)$", value)
+    if not m:
+        return None
+    hour = int(m.group(1))
+    twelve = bool(re.search(r"[AaPp]\.?[Mm]", value))
+    top = 12 if twelve else 23
+    choices = [h for h in range(1 if twelve else 0, top + 1) if h != hour and abs(h - hour) <= 3]
+    new = rng.choice(choices)
+    text = str(new).zfill(len(m.group(1))) if m.group(1).startswith("0") else str(new)
+    return text + m.group(2)
+
+
+def _wrong_day(day: int, rng: random.Random, weekday_named: bool, others: Collection[int]) -> int | None:
+    """Another day of the month: near ``day`` (a week away when a weekday names the date), on
+    the same side of every other day of that month the prompt states (a check-out stays after
+    the check-in)."""
+    if weekday_named:  # "Thursday 4 September": a week away keeps the weekday true
+        choices = [d for d in (day - 7, day + 7) if 1 <= d <= 28]
+    else:
+        choices = [d for d in range(1, 29) if d != day and abs(d - day) <= 4]
+    choices = [d for d in choices if all((d < o) == (day < o) and d != o for o in others)]
+    return rng.choice(choices) if choices else None
+
+
+def _days_of(month: str, values: Collection[str]) -> list[int]:
+    """Days of ``month`` in dates such as "14 June" among ``values``."""
+    days = []
+    for v in values:
+        m = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?(?:\s+of)?\s+" + re.escape(month), v.strip())
+        if m:
+            days.append(int(m.group(1)))
+    return days
+
+
+def _wrong_date(value: str, rng: random.Random, before: str, avoid: Collection[str]) -> str | None:
+    low = value.lower()
+    if low in _RELATIVE:
+        other = _RELATIVE[low]
+        return other.capitalize() if value[0].isupper() else other
+    weekday_named = bool(re.search(r"\b(?:" + "|".join(WEEKDAYS) + r")\s*$", before))
+    iso = re.match(r"(\d{4})-(\d{2})-(\d{2})$", value)
+    if iso:
+        others = [int(v[8:]) for v in avoid if re.fullmatch(rf"{iso.group(1)}-{iso.group(2)}-\d\d", v)]
+        day = _wrong_day(int(iso.group(3)), rng, weekday_named, [o for o in others if o != int(iso.group(3))])
+        return None if day is None else f"{iso.group(1)}-{iso.group(2)}-{day:02d}"
+    m = re.search(r"(?<![\d/.-])(\d{1,2})(st|nd|rd|th)?\b", value)
+    if not m or int(m.group(1)) > 31:
+        return None
+    month = re.search(r"[A-Z][a-z]+\.?$", value)
+    others = [o for o in _days_of(month.group(), avoid) if o != int(m.group(1))] if month else []
+    new = _wrong_day(int(m.group(1)), rng, weekday_named, others)
+    if new is None:
+        return None
+    suffix = ""
+    if m.group(2):
+        suffix = "th" if 10 <= new % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(new % 10, "th")
+    return value[: m.start()] + str(new) + suffix + value[m.end() :]
+
+
+def _wrong_id(value: str, rng: random.Random) -> str | None:
+    pos = [i for i, ch in enumerate(value) if ch.isdigit()]
+    if not pos:
+        return None
+    chars = list(value)
+    pairs = [(a, b) for a, b in zip(pos, pos[1:], strict=False) if b == a + 1 and chars[a] != chars[b]]
+    if pairs and rng.random() < 0.5:
+        a, b = rng.choice(pairs)
+        chars[a], chars[b] = chars[b], chars[a]
+    else:
+        i = rng.choice(pos)
+        chars[i] = rng.choice([d for d in "0123456789" if d != chars[i]])
+    return "".join(chars)
+
+
+def _wrong_place(value: str, rng: random.Random, avoid: Collection[str]) -> str | None:
+    region, aliases = _regions()
+    others = [p for p in region.get(value, ())
+              if p not in aliases.get(value, ()) and not any(p in a or a in p for a in avoid)]
+    return rng.choice(others) if others else None
+
+
+def category_of(value: str) -> list[str] | None:
+    """The known category ``value`` belongs to (case-insensitive), or None."""
+    for group in categories():
+        if value.lower() in (g.lower() for g in group):
+            return group
+    return None
+
+
+def wrong_value(value: str, kind: str, rng: random.Random, *, before: str = "", after: str = "",
+                avoid: Collection[str] = ()) -> str | None:
+    """A plausible wrong value of the same type as ``value``, or None.
+
+    ``before``/``after``: the prompt text around the value (a weekday before a date, the noun
+    after a count); ``avoid``: values the prompt already states, never offered as wrong."""
+    avoid_low = {a.lower() for a in avoid}
+    base = value.lower().rstrip("s")
+    if base in (d.lower() for d in WEEKDAYS):
+        plural = value.lower().endswith("days")
+        others = [d for d in WEEKDAYS if d.lower() != base
+                  and d.lower() not in avoid_low and d.lower() + "s" not in avoid_low]
+        return same_case(value, rng.choice(others) + ("s" if plural else "")) if others else None
+    if value in MONTHS:
+        return rng.choice([m for m in MONTHS if m != value and m.lower() not in avoid_low])
+    if place_kind(value):
+        return _wrong_place(value, rng, avoid)
+    group = category_of(value)
+    if group is not None:
+        others = [g for g in group if g.lower() != value.lower() and g.lower() not in avoid_low]
+        if not others:
+            return None
+        other = rng.choice(others)
+        return same_case(value, other) if value.islower() else other
+    if kind == "time" or re.fullmatch(r"\d{1,2}(?::\d{2})?\s?(?:[AaPp]\.?[Mm]\.?)?", value):
+        if re.fullmatch(r"\d{1,2}", value) and kind != "time":
+            return _avoiding(lambda: wrong_count(value, rng, after), avoid_low)
+        return _avoiding(lambda: _wrong_time(value, rng), avoid_low)
+    if kind == "date":
+        return _avoiding(lambda: _wrong_date(value, rng, before, avoid), avoid_low)
+    if kind == "id":
+        return _avoiding(lambda: _wrong_id(value, rng), avoid_low)
+    if kind in ("money", "number", "slot"):
+        return _avoiding(lambda: wrong_count(value, rng, after, money=kind == "money"), avoid_low)
+    return None
+
+
+def _avoiding(make: Callable[[], str | None], avoid_low: set[str]) -> str | None:
+    """The first of a few draws of ``make()`` that the prompt does not already state."""
+    for _ in range(8):
+        out = make()
+        if out is None or out.lower() not in avoid_low:
+            return out
+    return None

@@ -1,0 +1,365 @@
+"""``paraphrase``: the same request in other words.
+
+Rules (offline, seeded), all applied to the masked prompt so protected values are untouched:
+
+* request framing: swap the opener of a request sentence ("I need to", "Could you",
+  "Please", a bare imperative, "I'd like a", "Can I get a", ...) for another of its group.
+  A question framing puts its ``?`` on the main request: when a clause with its own subject
+  follows ("..., my conference was called off."), that clause becomes its own sentence
+  ("Could you cancel booking BK-48213 please? My conference was called off.");
+* questions asked another way: "What's the X?" -> "Could you tell me the X?", "How many X
+  do I have?" -> "Could you tell me how many X I have?";
+* word choice: curated swaps with context conditions (``booking``/``reservation``,
+  ``under £300``/``below £300``, ``up to £90``/``no more than £90`` only after a verb of
+  paying or "of", ``got cancelled``/``was cancelled``, ...; ``perturb/generate/data/paraphrase.json``);
+* sentence structure: move ``please`` between the front and the end of the main request
+  (never onto a trailing reason: "Send X to Y, please. I need it for my claim."), split
+  "X and I'll Y" into two sentences (only where a subject starts the second clause), or
+  join two imperative sentences with ``and``.
+
+Expanding or making a contraction ("What's"/"What is"), swapping a greeting or thanks, and
+moving "please" are *minor*: every variant has at least one other (lexical or structural)
+change, or the task is skipped with the reason. Edits are then added in a seeded order while
+they bring ε closer to the requested level.
+
+ε = share of non-protected word tokens changed: ``1 - M / max(|A|, |B|)`` where ``A`` and
+``B`` are the lower-cased word tokens outside protected values of the canonical prompt and of
+the variant, and ``M`` the tokens difflib aligns between them.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from perturb.generate.perturbations._context import (
+    SkipGeneration,
+    TaskContext,
+    Variant,
+    free_words_of,
+    load_data,
+    masked_change_share,
+)
+from perturb.generate.perturbations._phrases import (
+    Edit,
+    Op,
+    Rule,
+    apply_edits,
+    compile_rules,
+    overlaps,
+    phrase_ops,
+)
+from perturb.generate.perturbations._text import rounded, sentence_spans, trailing_clause, word_change_share
+
+MINOR = frozenset({
+    "word:what's", "word:what is", "word:hi", "word:hello", "word:thanks", "word:thank you",
+    "please_to_end", "please_to_front",
+})
+"""Rules that alone make a near-identical variant; never the only change (with the phrase
+entries marked ``"minor": true`` in ``paraphrase.json``: function-word swaps such as
+``onto``/``on`` or ``so``/``so that``; see :func:`minor_rules`)."""
+
+_GREETING_RE = re.compile(r"(?:(?:hi|hello|hey)(?: there)?,?\s+)?", re.I)
+
+
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = load_data("paraphrase")
+    return data
+
+
+@functools.lru_cache(maxsize=1)
+def minor_rules() -> frozenset[str]:
+    """:data:`MINOR` plus the phrase swaps marked minor in the data (function words)."""
+    return MINOR | {"word:" + p["from"] for p in _data()["phrases"] if p.get("minor")}
+
+
+def _framing_groups() -> list[tuple[str, list[str]]]:
+    d = _data()
+    return [
+        ("agent", d["agent_framings"]),
+        ("self", d["self_framings"]),
+        ("noun", d["noun_framings"]),
+    ]
+
+
+def _is_question(prefix: str) -> bool:
+    return prefix.split(" ", 1)[0].lower() in {"could", "can", "would", "will"}
+
+
+def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    d = _data()
+    sentence = masked[start:end]
+    greet = _GREETING_RE.match(sentence)
+    g_end = greet.end() if greet else 0
+    body = sentence[g_end:]
+    low = body.lower()
+    found: tuple[str, str] | None = None
+    for group, prefixes in _framing_groups():
+        for prefix in prefixes:
+            if prefix and low.startswith(prefix.lower()):
+                if found is None or len(prefix) > len(found[1]):
+                    found = (group, prefix)
+    rest = body[len(found[1]) :] if found else body
+    m = re.match(r"([A-Za-z']+)", rest)
+    if not m:
+        return []
+    nxt = m.group(1).lower()
+    if found is None:
+        if nxt not in d["action_verbs"]:
+            return []
+        found = ("agent", "")
+    group, prefix = found
+    if group == "noun":
+        if nxt not in d["noun_starts"]:
+            return []
+        choices = [p for p in d["noun_framings"] if p.lower() != prefix.lower()]
+    else:
+        if nxt in d["not_verbs"]:
+            return []
+        same = d["agent_framings"] if group == "agent" else d["self_framings"]
+        choices = [p for p in same if p.lower() != prefix.lower()]
+        after_verb = re.match(r"[A-Za-z']+\s+([A-Za-z']+)", rest)
+        object_me = bool(after_verb and after_verb.group(1).lower() in ("me", "us"))
+        # "Book me a flight" -> "I need to book me a flight" is wrong: the user is the object
+        # "Could you email X" -> "I'd like to email X" changes who acts: only verbs whose
+        # doer does not matter ("I need to cancel" = "Could you cancel") cross over
+        if nxt in d["self_verbs"] and not (group == "agent" and object_me):
+            other = d["self_framings"] if group == "agent" else d["agent_framings"]
+            choices += [p for p in other if p.lower() != prefix.lower()]
+    if "please" in rest.lower():  # no "Please ... please"
+        choices = [p for p in choices if "please" not in p.lower()]
+    tail = trailing_clause(sentence)
+    if tail and sentence.endswith("?"):
+        return []  # "Could you X, I need it?": which part asks is unclear; leave it
+    if not choices:
+        return []
+    new_prefix = rng.choice(choices)
+    at_start = g_end == 0
+    new_text = new_prefix
+    verb = rest[0]
+    if new_prefix == "":
+        verb = verb.upper() if at_start else verb.lower()
+    else:
+        verb = verb if re.match(r"I\b", rest) else verb.lower()
+        if not at_start and not re.match(r"I\b", new_text):
+            new_text = new_text[0].lower() + new_text[1:]
+    edits: list[Edit] = [(start + g_end, start + g_end + len(prefix) + 1, new_text + verb)]
+    question = _is_question(new_prefix)
+    if tail and question:
+        # the "?" goes on the request; the trailing clause becomes its own sentence
+        a, b = start + tail[0], start + tail[1]
+        edits.append((a, b + 1, "? " + masked[b].upper()))
+    elif not tail and sentence[-1] in ".?":
+        want = "?" if question else "."
+        if want != sentence[-1]:
+            edits.append((end - 1, end, want))
+    return [("framing", edits)]
+
+
+_ASK_LEADS = (("Could you tell me ", "?"), ("Can you tell me ", "?"), ("I'd like to know ", "."),
+              ("Please let me know ", "."))
+_WHAT_RE = re.compile(r"(?:What's|What is|what's|what is)\s+(?=(?:the|my|our|your)\b)")
+_HOW_RE = re.compile(
+    r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
+)
+
+
+def question_ops(masked: str, start: int, end: int, rng: random.Random,
+                 leads: Sequence[Sequence[str]] = _ASK_LEADS) -> list[Op]:
+    """Direct questions asked as requests: "What's the X?" -> "Could you tell me the X?",
+    "How many X do I have?" -> "Could you tell me how many X I have?". ``leads``: (opening,
+    final punctuation) pairs to choose from."""
+    sentence = masked[start:end]
+    if not sentence.endswith("?"):
+        return []
+    ops: list[Op] = []
+    lead, stop = rng.choice(list(leads))
+    m = _WHAT_RE.match(sentence)
+    if m:
+        ops.append(("question:what", [(start, start + m.end(), lead), (end - 1, end, stop)]))
+    for m in _HOW_RE.finditer(sentence):
+        before = sentence[: m.start()]
+        at_start = not before.strip()
+        if not (at_start or before.endswith((", ", "— ", "– "))):
+            continue
+        wh, aux, subject, rest = m.groups()
+        lead_text = lead if at_start or re.match(r"I\b", lead) else lead[0].lower() + lead[1:]
+        verb_part = f"{subject} {rest}" if aux == "do" else f"{subject} {aux} {rest}"
+        new = f"{lead_text}{wh[0].lower()}{wh[1:]} {verb_part}{stop}"
+        ops.append(("question:how", [(start + m.start(), end, new)]))
+    return ops
+
+
+@functools.lru_cache(maxsize=1)
+def _phrase_rules() -> list[Rule]:
+    return compile_rules(_data()["phrases"])
+
+
+def _please_to_end(masked: str, a: int, b: int, verbs: set[str]) -> list[Op]:
+    s = masked[a:b]
+    if not (s.lower().startswith("please ") and s[-1] in ".!" and len(s) > 12):
+        return []
+    rest = s[7:]
+    if not (rest[:1].isalpha() and rest.split(" ", 1)[0].lower() in verbs):
+        return []
+    front: Edit = (a, a + 8, rest[0].upper())
+    tail = trailing_clause(s)
+    if tail is None:
+        return [("please_to_end", [front, (b - 1, b, ", please" + s[-1])])]
+    t0, t1 = tail
+    if s[t0:t1].strip() in (";", "—", "–", "-"):  # "X, please; I'll rebook later."
+        return [("please_to_end", [front, (a + t0, a + t0, ", please")])]
+    # "Send X to Y, please. I need it for my claim." -- never "..., I need it, please."
+    return [("please_to_end", [front, (a + t0, a + t1 + 1, ", please. " + s[t1].upper())])]
+
+
+_SPLIT_RE = re.compile(r",?\s+and\s+(I|I'm|I'll|I'd|I've|we|we're|we'll|we've|they|they're)(?![\w'])")
+
+
+def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
+    d = _data()
+    verbs = set(d["action_verbs"])
+    ops: list[Op] = []
+    for a, b in spans:
+        s = masked[a:b]
+        ops.extend(_please_to_end(masked, a, b, verbs))
+        m = re.search(r",\s+please([.!])$", s, re.I)
+        if m and s[:1].isalpha() and s.split(" ", 1)[0].lower() in verbs:
+            edits = [(a, a + 1, "Please " + s[0].lower()), (a + m.start(), b, m.group(1))]
+            ops.append(("please_to_front", edits))
+        if s.endswith("?"):
+            continue
+        for m in _SPLIT_RE.finditer(s):
+            # only where the second clause has its own subject: "X and I'll Y" -> "X. I'll Y"
+            if len(s[: m.start()].split()) < 3:
+                continue
+            subject = m.group(1)
+            split: list[Edit] = [(a + m.start(), a + m.start(1) + 1, ". " + subject[0].upper())]
+            if s[-1] in ".!":  # claim the end so a framing edit cannot move it
+                split.append((b - 1, b, s[-1]))
+            ops.append(("split_and", split))
+    for (a1, b1), (a2, b2) in zip(spans, spans[1:], strict=False):
+        first, second = masked[a1:b1], masked[a2:b2]
+        word = second.split(" ", 1)[0]
+        if first.endswith(".") and word.lower() in verbs and word[:1].isupper():
+            if first.split(" ", 1)[0].lower() in verbs:
+                ops.append(("join_and", [(b1 - 1, a2 + 1, " and " + second[0].lower())]))
+    return ops
+
+
+def _all_ops(masked: str, rng: random.Random) -> list[Op]:
+    spans = sentence_spans(masked)
+    ops: list[Op] = []
+    for a, b in spans:
+        ops.extend(_framing_ops(masked, a, b, rng))
+        ops.extend(question_ops(masked, a, b, rng))
+    ops.extend(phrase_ops(masked, _phrase_rules(), rng))
+    ops.extend(_structure_ops(masked, spans))
+    return ops
+
+
+def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    masked = ctx.masked
+    ops = _all_ops(masked, rng)
+    if not ops:
+        raise SkipGeneration(
+            "no paraphrase rule applies (no known request framing, phrase or clause to rewrite)"
+        )
+    rng.shuffle(ops)
+    # the first change is a lexical or structural one, the one whose ε alone is nearest the
+    # level (ties in 0.1 steps keep the seeded order, so variants differ); when that start
+    # leaves a trivial variant, the next start is tried
+    minor = minor_rules()
+    solo: list[tuple[float, int, Op]] = []
+    for op in ops:
+        if op[0] in minor:
+            continue
+        edited = apply_edits(masked, op[1])
+        if ctx.unmask(edited) != ctx.prompt:
+            solo.append((round(abs(masked_change_share(ctx, edited) - level), 1), len(solo), op))
+    if not solo:
+        raise SkipGeneration(
+            "only minor rewrites apply (a contraction, a greeting, a function word or moving "
+            "'please'); a paraphrase needs a change of wording or structure"
+        )
+    best: tuple[str, list[str], float] | None = None
+    for _, _, first in sorted(solo):
+        text, names = _grow(ctx, ops, first, level)
+        eps = measure(ctx, text, {})
+        if trivial(names, eps, level):
+            text, names = _second_change(ctx, ops, first, level, text, names)
+            eps = measure(ctx, text, {})
+        if not trivial(names, eps, level):
+            return Variant(text=text, details={"rules": names})
+        if best is None or eps > best[2]:
+            best = (text, names, eps)
+    assert best is not None
+    raise SkipGeneration(
+        f"only a trivial paraphrase available ({', '.join(best[1])}: ε {best[2]:.2f} at level "
+        f"{level:g}; a variant needs ε of at least half the level and more than one word or "
+        "framing change)"
+    )
+
+
+def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str, list[str]]:
+    """Start from ``first``, then add every op (in the seeded order) that brings ε closer
+    to the level without overlapping an earlier one."""
+    masked = ctx.masked
+    taken: list[Edit] = list(first[1])
+    names = [first[0]]
+    edited = apply_edits(masked, taken)
+    current = masked_change_share(ctx, edited)
+    for name, edits in ops:
+        if current >= level:
+            break
+        if overlaps(edits, taken):
+            continue
+        candidate = apply_edits(masked, taken + edits)
+        if candidate == edited:
+            continue
+        eps = masked_change_share(ctx, candidate)
+        if abs(eps - level) >= abs(current - level):
+            continue  # overshoots further than stopping here
+        taken.extend(edits)
+        names.append(name)
+        edited, current = candidate, eps
+    return ctx.unmask(edited), names
+
+
+def _second_change(ctx: TaskContext, ops: list[Op], first: Op, level: float, text: str,
+                   names: list[str]) -> tuple[str, list[str]]:
+    """A single-change variant with one more lexical or structural change: the one that
+    leaves ε nearest the level (at most twice the level, so a low level is not swamped)."""
+    masked = ctx.masked
+    base = apply_edits(masked, first[1])
+    best: tuple[float, str, str] | None = None
+    for name, edits in ops:
+        if name in minor_rules() or name == first[0] or overlaps(edits, first[1]):
+            continue
+        candidate = apply_edits(masked, list(first[1]) + list(edits))
+        if candidate == base:
+            continue
+        eps = masked_change_share(ctx, candidate)
+        if eps > 2 * level:
+            continue
+        if best is None or abs(eps - level) < best[0]:
+            best = (abs(eps - level), name, candidate)
+    if best is None:
+        return text, names
+    return ctx.unmask(best[2]), [first[0], best[1]]
+
+
+def trivial(names: Sequence[str], eps: float, level: float) -> bool:
+    """A near-identical paraphrase: ε below half the level, or one word swap or one
+    framing swap (with at most minor changes beside it) as the only change."""
+    if eps < level / 2:
+        return True
+    major = [n for n in names if n not in minor_rules()]
+    return len(major) == 1 and (major[0] == "framing" or major[0].startswith("word:"))
+
+
+def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
+    return rounded(word_change_share(ctx.free_words, free_words_of(ctx, text)))

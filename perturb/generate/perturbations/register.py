@@ -1,0 +1,430 @@
+"""``register``: the same request in another register or locale.
+
+Three target registers, rotated over a task's variants (``register_for``):
+
+* ``formal_british``: British spelling and vocabulary, contractions expanded, formal openers
+  ("Would you be so kind as to", "I would be grateful if you could"), formal wording ("I want"
+  -> "I would like", "tell me the" -> "advise me of the", "look up" -> "look into"), formal
+  greetings and closings ("Dear Sir or Madam," only with formal phrasing of the request).
+* ``casual_indian``: British spelling and vocabulary (as Indian English uses them), "Kindly",
+  "Request you to", wording such as "let me know", "query", "timing", "at the earliest",
+  "Hello sir,", "Please revert at the earliest." (contractions are left as written: expanding
+  them is not what marks Indian English).
+* ``terse_us``: American spelling and vocabulary, contractions, dropped subjects ("Need a
+  room ..."), "pls"/"thx"/"u", "coworker", "reservation", greeting dropped, short openers.
+
+Spelling comes from the ``breame`` package's US/UK spelling lists (about 1,700 words each),
+minus words whose other spelling depends on the sense (``program``/``programme``, ...).
+Vocabulary pairs (``perturb/generate/data/register.json``) each name a term that breame lists as
+regional. Spelling and vocabulary for the target locale are applied wherever they fit. Then
+the request itself changes: its opener, then (in a seeded order, while ε is below the level)
+the register's wording, contractions and terse words. Every variant has at least one change
+to the request itself (a new opener, register wording, a question asked another way, terse
+words or regional vocabulary); spelling, contractions, greetings and closings may accompany
+it but never stand alone. When the rotated register cannot reword the request, the other
+two are tried (``details["instead_of"]`` names the register it replaced); when none can, the
+task is skipped with the reason. A greeting and a closing are only added when the request's
+own changes leave ε below the level. A greeting
+lower-cases the word after it unless that word is "I", a name or a protected value; a value
+that opens the prompt with a capital it cannot lose ("First cancel ...", "Two adults ...")
+gets a greeting of its own ("Hello sir! First cancel ..."). "have" is never contracted
+before "to" ("would I have to", never "would I've to"), nor at the end of a clause.
+
+ε = share of word tokens changed, measured like paraphrase: ``1 - M / max(|A|, |B|)`` over
+lower-cased word tokens outside protected values.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from breame.spelling import (
+    american_spelling_exists,
+    british_spelling_exists,
+    get_american_spelling,
+    get_british_spelling,
+)
+
+from perturb.generate.perturbations._context import (
+    SkipGeneration,
+    TaskContext,
+    Variant,
+    free_words_of,
+    load_data,
+    masked_change_share,
+)
+from perturb.generate.perturbations._phrases import Rule, apply_edits, compile_rules, phrase_ops
+from perturb.generate.perturbations._text import (
+    decapitalize_first,
+    match_case,
+    rounded,
+    sentence_spans,
+    trailing_clause,
+    word_change_share,
+)
+from perturb.generate.perturbations.paraphrase import question_ops
+from perturb.generate.slots import detect
+
+REGISTERS = ("formal_british", "casual_indian", "terse_us")
+_LOCALE = {"formal_british": "uk", "casual_indian": "uk", "terse_us": "us"}
+_WORD_RE = re.compile(r"(?<![\w'\-])[A-Za-z]+(?![\w'\-])")
+_GREETING_RE = re.compile(
+    r"^(?:(?:hi|hello|hey|yo|dear)(?: there| team| all| sir| madam| sir or madam)?|good day)[,!.]?\s+",
+    re.I,
+)
+_CLOSING_RE = re.compile(
+    r"\s*(?:thanks|thank you|many thanks|thx|cheers|kind regards|regards|with thanks|thanks in advance"
+    r"|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
+    re.I,
+)
+_OPENER_RE = re.compile(
+    r"(?:please |could you (?:please |possibly )?|can you (?:please )?|would you (?:please )?|"
+    r"kindly |pls |please kindly )?",
+    re.I,
+)
+_NOUN_OPENER_RE = re.compile(
+    r"(?:i'd like|i would like|i want|i need|can i get|could i get|can i have|could i have) ", re.I
+)
+_D_OK = {"like", "love", "prefer", "appreciate", "be", "rather"}
+_S_BAD = {"been", "got", "gone", "had"}
+
+
+def _data() -> dict[str, Any]:
+    data: dict[str, Any] = load_data("register")
+    return data
+
+
+def register_for(task_id: str, index: int) -> str:
+    """The target register of a task's ``index``-th variant: rotated from a task-keyed start
+    so a task's first three variants cover all three registers."""
+    start = int(hashlib.sha256(task_id.encode("utf-8")).hexdigest()[:8], 16) % len(REGISTERS)
+    return REGISTERS[(start + index) % len(REGISTERS)]
+
+
+@functools.lru_cache(maxsize=1)
+def _exclude() -> frozenset[str]:
+    return frozenset(_data()["spelling_exclude"])
+
+
+def spell(masked: str, locale: str) -> str:
+    """Convert spelling outside protected values to ``uk`` or ``us`` (breame lists)."""
+    exclude = _exclude()
+
+    def one(m: re.Match[str]) -> str:
+        word = m.group()
+        low = word.lower()
+        if low in exclude:
+            return word
+        if locale == "uk" and american_spelling_exists(low):
+            return match_case(word, get_british_spelling(low))
+        if locale == "us" and british_spelling_exists(low):
+            return match_case(word, get_american_spelling(low))
+        return word
+
+    return _WORD_RE.sub(one, masked)
+
+
+@functools.lru_cache(maxsize=4)
+def _phrase_res(kind: str, side: int) -> list[tuple[str, str, re.Pattern[str]]]:
+    """(source, target, compiled source) for the vocabulary or a phrase list."""
+    out = []
+    if kind == "vocabulary":
+        src, dst = ("us", "uk") if side == 0 else ("uk", "us")
+        pairs = [(p[src], p[dst]) for p in _data()["vocabulary"]]
+        pairs.sort(key=lambda p: -len(p[0]))
+    else:
+        pairs = [(a, b) if side == 0 else (b, a) for a, b in _data()[kind]]
+    for a, b in pairs:
+        out.append((a, b, re.compile(r"(?<![\w'-])" + re.escape(a) + r"(?![\w'-])", re.I)))
+    return out
+
+
+def _cased(new: str) -> Callable[[re.Match[str]], str]:
+    """A ``re.sub`` replacement writing ``new`` in the matched text's case style."""
+
+    def replace(m: re.Match[str]) -> str:
+        return match_case(m.group(), new)
+
+    return replace
+
+
+def vocabulary(masked: str, locale: str) -> str:
+    """Swap regional terms (``vacation``/``holiday``, ``apartment``/``flat``, ...)."""
+    done: set[str] = set()
+    low = masked.lower()
+    for src, dst, rx in _phrase_res("vocabulary", 0 if locale == "uk" else 1):
+        if src.lower() not in low or dst.lower() in done:
+            continue
+        if rx.search(masked):
+            masked = rx.sub(_cased(dst), masked)
+            done.add(dst.lower())
+    return masked
+
+
+_PARTICIPLES = frozenset(
+    "been got gotten had done made lost seen paid sent left heard read found given taken written "
+    "forgotten spoken told bought brought kept thought tried put set let".split()
+)
+
+
+def _contractible(full: str, nxt: str) -> bool:
+    """May ``full`` ("I have") be contracted before the word ``nxt`` ("" at a clause end)?"""
+    if not nxt:
+        return False  # "what it is." never becomes "what it's."
+    if full.lower() == "let us":
+        return False  # "let us know" asks permission; "let's" suggests
+    if full.lower().endswith("have"):
+        # only the auxiliary: "I've booked", never "would I've to" or "I've 12,500 points"
+        return nxt in _PARTICIPLES or nxt.endswith("ed")
+    return True
+
+
+def _contract(masked: str) -> str:
+    for full, short in _data()["contractions"]:
+        if full.lower() not in masked.lower():
+            continue
+        rx = re.compile(r"(?<![\w'])" + re.escape(full) + r"(?![\w'])(?=\s+([A-Za-z]+)|)", re.I)
+
+        def one(m: re.Match[str], full: str = full, short: str = short) -> str:
+            nxt = (m.group(1) or "").lower()
+            return match_case(m.group(), short) if _contractible(full, nxt) else m.group()
+
+        masked = rx.sub(one, masked)
+    return masked
+
+
+def _expand(masked: str) -> str:
+    for full, short in _data()["contractions"]:
+        rx = re.compile(r"(?<![\w'])" + re.escape(short) + r"(?![\w'])(\s+([A-Za-z]+))?", re.I)
+
+        def one(m: re.Match[str], full: str = full, short: str = short) -> str:
+            nxt = (m.group(2) or "").lower()
+            if short.endswith("'d") and nxt not in _D_OK:
+                return m.group()
+            if short.endswith("'s") and nxt in _S_BAD:
+                return m.group()
+            if short == "can't" and full == "can not":
+                return m.group()
+            return match_case(m.group(), full) + (m.group(1) or "")
+
+        masked = rx.sub(one, masked)
+    return masked
+
+
+def _terse_words(masked: str) -> str:
+    for full, short, rx in _phrase_res("terse_words", 0):
+        if full in masked.lower():
+            masked = rx.sub(_cased(short), masked)
+    return masked
+
+
+def _opener(masked: str, reg: str, rng: random.Random) -> str:
+    """Replace the opener of the first request sentence with one of the register's. A
+    question opener puts its "?" on the request, and a trailing clause with its own subject
+    becomes a sentence of its own ("Could you possibly cancel BK-1 please? My conference
+    was called off.")."""
+    style = _data()[reg]
+    verbs = set(load_data("paraphrase")["action_verbs"])
+    for a, b in sentence_spans(masked):
+        sentence = masked[a:b]
+        g = _GREETING_RE.match(sentence)
+        lead = sentence[: g.end()] if g else ""
+        rest = sentence[len(lead) :]
+        noun = _NOUN_OPENER_RE.match(rest)
+        if noun and re.match(r"(?:a|an|the|my|some|another)\b", rest[noun.end() :], re.I):
+            new = rng.choice(style["noun_openers"])
+            body = rest[noun.end() :]
+        else:
+            m = _OPENER_RE.match(rest)
+            prefix = m.group() if m else ""
+            word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
+            if not word or word.group().lower() not in verbs:
+                continue
+            options = [o for o in style["openers"] if o.lower() != prefix.lower()]
+            if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
+                options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
+            if not options:
+                continue
+            new = rng.choice(options)
+            body = rest[len(prefix) :]
+            body = body[0].upper() + body[1:] if not new and not lead else body[0].lower() + body[1:]
+        opener = decapitalize_first(new) if lead else new
+        out = lead + opener + body
+        question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+        tail = trailing_clause(out)
+        if tail and out.endswith("?"):
+            continue  # which part asks is unclear; leave this sentence
+        if tail and question:
+            out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
+        elif not tail and out[-1:] in ".?":
+            out = out[:-1] + ("?" if question else ".")
+        return masked[:a] + out + masked[b:]
+    return masked
+
+
+def _greeting(masked: str, reg: str, rng: random.Random, formal: bool,
+              keeps_capital: Callable[[str], bool]) -> str:
+    """Add (or swap) a greeting. Formal greetings ("Dear Sir or Madam,") only come with a
+    formally phrased request; the next word is lower-cased unless it must keep its capital,
+    in which case the greeting stands alone ("Hello sir! First cancel ...")."""
+    style = _data()[reg]
+    m = _GREETING_RE.match(masked)
+    if reg == "terse_us":
+        if not m:
+            return masked
+        rest = masked[m.end() :]
+        return rest[:1].upper() + rest[1:]
+    options = style["greetings"] + (style["formal_greetings"] if formal else [])
+    rest = masked[m.end() :] if m else masked
+    if keeps_capital(rest):  # a greeting of its own: "Hello sir! First cancel ..."
+        options = [o for o in options if not o.startswith(("Dear", "Respected"))]
+        new = rng.choice(options)
+        return new.rstrip(", ") + ("." if reg == "formal_british" else "!") + " " + rest
+    return rng.choice(options) + decapitalize_first(rest)
+
+
+def _closing(masked: str, reg: str, rng: random.Random) -> str:
+    style = _data()[reg]
+    m = _CLOSING_RE.search(masked)
+    new = rng.choice(style["closings"])
+    body = masked[: m.start()] if m else masked
+    if not body.rstrip().endswith((".", "!", "?")):
+        if m is None and body.rstrip().endswith("\ue001"):
+            return masked
+        body = body.rstrip() + ("." if m is None else "")
+    return body.rstrip() + " " + new
+
+
+def _question(masked: str, reg: str, rng: random.Random) -> str:
+    """The first direct question asked the register's way ("How many X do I have?" ->
+    "Could you kindly tell me how many X I have?")."""
+    for a, b in sentence_spans(masked):
+        ops = question_ops(masked, a, b, rng, _data()[reg]["question_leads"])
+        if ops:
+            return apply_edits(masked, ops[0][1])
+    return masked
+
+
+@functools.lru_cache(maxsize=4)
+def _register_rules(reg: str) -> list[Rule]:
+    return compile_rules(_data()[reg]["phrases"])
+
+
+def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
+    def op(masked: str, rng: random.Random) -> str:
+        return apply_edits(masked, [e for _, edits in phrase_ops(masked, [rule], rng) for e in edits])
+
+    return op
+
+
+def _body_ops(reg: str) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+    """Changes to the request itself (besides the opener): wording, contractions, terse words."""
+    ops = [("phrase:" + rule[0]["from"], _phrase_op(rule)) for rule in _register_rules(reg)]
+    if _data()[reg]["question_leads"]:
+        ops.append(("question", lambda t, r: _question(t, reg, r)))
+    if reg == "terse_us":
+        ops.append(("contractions", lambda t, r: _contract(t)))
+        ops.append(("terse_words", lambda t, r: _terse_words(t)))
+    elif reg == "formal_british":  # Indian English is not marked by expanding contractions
+        ops.append(("expand_contractions", lambda t, r: _expand(t)))
+    return ops
+
+
+def _capital_keeper(ctx: TaskContext) -> Callable[[str], bool]:
+    """Whether masked text opens with a protected value whose first word is capitalised only
+    because it opens the sentence ("First", "Two adults", "Tomorrow"): it cannot be lower-cased
+    after a greeting."""
+
+    def keeps(rest: str) -> bool:
+        m = re.match(r"\s*\ue000[^\ue001]*\ue001", rest)
+        if not m:
+            return False
+        value = ctx.unmask(m.group().strip())
+        word = re.match(r"[A-Za-z]+", value)
+        if not word or not word.group()[0].isupper() or word.group().isupper():
+            return False
+        return any(s.start == word.start() and s.kind in ("number", "date") for s in detect(value))
+
+    return keeps
+
+
+SURFACE = frozenset({"spelling", "contractions", "expand_contractions", "greeting", "closing"})
+"""Changes that may accompany a register shift but never make one alone."""
+
+
+@functools.lru_cache(maxsize=4)
+def _minor_phrases(reg: str) -> frozenset[str]:
+    """Register phrases marked ``minor`` ("just" -> "only"): never a register shift alone."""
+    return frozenset("phrase:" + p["from"] for p in _data()[reg]["phrases"] if p.get("minor"))
+
+
+def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    """The variant in the task's rotated register; when that register cannot reword the
+    request itself (only spelling, contractions, a greeting or a closing would change), the
+    other registers in rotation order are tried, else the task is skipped."""
+    first = register_for(ctx.task.id, index)
+    order = [register_for(ctx.task.id, index + k) for k in range(len(REGISTERS))]
+    for reg in order:
+        variant = _in_register(ctx, level, rng, reg)
+        if variant is not None:
+            if reg != first:
+                variant.details["instead_of"] = first
+            return variant
+    raise SkipGeneration(
+        "no register changes the request itself (only spelling, contractions, a greeting or a "
+        "closing would change, which alone is not a register shift)"
+    )
+
+
+def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
+    locale = _LOCALE[reg]
+    spelled = spell(ctx.masked, locale)
+    masked = vocabulary(spelled, locale)
+    changes = ["spelling"] if spelled != ctx.masked else []
+    if masked != spelled:
+        changes.append("vocabulary")
+
+    # 1. the request itself: its opener, then the register's wording while below the level
+    formal = False
+    new = _opener(masked, reg, rng)
+    if new != masked:
+        masked, formal = new, True
+        changes.append("opener")
+    current = masked_change_share(ctx, masked)
+    body = _body_ops(reg)
+    rng.shuffle(body)
+    for name, op in body:
+        if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
+            break
+        new = op(masked, rng)
+        if new != masked:
+            masked = new
+            changes.append(name)
+            formal = formal or name.startswith("phrase:")
+            current = masked_change_share(ctx, masked)
+    if not set(changes) - SURFACE - _minor_phrases(reg):
+        return None
+    # 2. a greeting and a closing only to reach the level
+    frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
+        ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
+        ("closing", lambda t, r: _closing(t, reg, r)),
+    ]
+    rng.shuffle(frame)
+    for name, op in frame:
+        if current >= level:
+            break
+        new = op(masked, rng)
+        if new != masked:
+            masked = new
+            changes.append(name)
+            current = masked_change_share(ctx, masked)
+    return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
+
+
+def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
+    return rounded(word_change_share(ctx.free_words, free_words_of(ctx, text)))

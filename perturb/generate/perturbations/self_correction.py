@@ -1,0 +1,288 @@
+"""``self_correction``: the user states a wrong value of a slot first, then corrects it.
+
+A slot is *correctable* when a plausible wrong value of the same type can be made (see
+:mod:`._wrong`): a weekday, a month, a date, a time, money, a count (digits or a number word),
+an ID, a city/country (from the same region; not one that locates a landmark, "near Times
+Square in New York") or a value of a known category (seat class, room type, ...). Declared
+slots are used first; without declared slots, detected values of those types are used
+(recorded as ``detected:<kind>``). The canonical value is never edited: the wrong value and a
+correction phrase are inserted in front of it, so the final stated value is always the
+canonical one:
+
+* ``dash_sorry``  "Thursday — sorry, I meant Friday"
+* ``no_wait``     "Thursday, no wait, Friday"
+* ``actually``    "Thursday... actually make that Friday"
+* ``correction``  "Thursday (correction: Friday)"
+* ``i_mean``      "Thursday, I mean Friday"
+* ``scratch``     "Thursday — scratch that, Friday"
+
+The dashed phrasings are not used in a sentence that already has a dash. A value after an
+article is restated with it ("a family of five... actually make that a family of four"), the
+first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat").
+
+With level ε the generator corrects ``max(1, round(ε × correctable))`` slots (one at the
+default level), preferring weekdays, dates, times, counts, amounts and categories, then IDs,
+then places. Several corrections are made only in different clauses that are not next to each
+other (a clause ends at , ; : — or a sentence end), so two corrections never stack into
+something that reads like a route ("from Warsaw, I mean London to Glasgow — scratch that,
+Delhi"); when the level asks for more than fit, fewer are made and ε says so.
+
+ε = corrections ÷ correctable slots, measured on the finished text: a correction is a
+correctable value preceded (within a short window) by a correction phrase.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from perturb.generate.perturbations._context import SkipGeneration, TaskContext, Variant
+from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans
+from perturb.generate.perturbations._wrong import categories, category_of, wrong_value
+from perturb.generate.slots import Span, detect, find_protected, sentinel
+
+PHRASINGS: dict[str, tuple[str, str]] = {
+    "dash_sorry": ("{wrong} — sorry, I meant ", ""),
+    "no_wait": ("{wrong}, no wait, ", ""),
+    "actually": ("{wrong}... actually make that ", ""),
+    "correction": ("{wrong} (correction: ", ")"),
+    "i_mean": ("{wrong}, I mean ", ""),
+    "scratch": ("{wrong} — scratch that, ", ""),
+}
+"""Phrasing name -> (text before the canonical value, text after it)."""
+
+CUE_RE = re.compile(
+    r"(?:(?:sorry|I\s+meant|no,?\s+wait|actually(?:,?\s+make\s+(?:that|it))?|correction:|"
+    r"I\s+mean|scratch\s+that|make\s+that|or\s+rather|oops|my\s+mistake|wait|no,)"
+    r"[\s,:;.—–-]*)+(?:(?:a|an|the|my|our|your|his|her|their)\s+)?$",
+    re.I,
+)
+"""A correction phrase ending right before a value (or before the article the correction
+repeats: "a family of five... actually make that a family of four")."""
+
+DASHED = frozenset({"dash_sorry", "scratch"})
+"""Phrasings with a dash: not used in a sentence that already has one."""
+_ARTICLE_RE = re.compile(r"(?<![\w'’])(a|an|the|my|our|your|his|her|their)\s+$", re.I)
+_HAS_DASH_RE = re.compile(r"[—–]|\s-\s")
+
+_TIER = {"place": 2, "id": 1}
+"""Preference when choosing what to correct: lower first; every other kind is tier 0."""
+_NOT_LANDMARK = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
+
+__all__ = [
+    "CUE_RE", "PHRASINGS", "correctable", "found_corrections", "generate", "infer_corrections",
+    "measure", "wrong_value",
+]
+
+
+def _kind_of(ctx: TaskContext, span: Span) -> str:
+    """The detected kind of a declared slot's value (``slot`` when nothing matches whole)."""
+    if span.kind != "slot":
+        return span.kind
+    found = {s.kind for s in detect(span.text) if s.text == span.text}
+    for kind in ("time", "date", "money", "id", "weekday", "month", "place", "number"):
+        if kind in found:
+            return kind
+    return "slot"
+
+
+def _masked_pos(ctx: TaskContext, span: Span) -> int:
+    return ctx.masked.index(sentinel(ctx.spans.index(span)))
+
+
+def _clause_of(ctx: TaskContext, pos: int) -> tuple[int, int, int, int]:
+    """``(sentence, clause, start, end)`` of the clause of the masked text holding ``pos``."""
+    for a, b, si, ci in clause_spans(ctx.masked):
+        if a <= pos < b:
+            return si, ci, a, b
+    return -1, -1, pos, pos
+
+
+def _locates_landmark(ctx: TaskContext, span: Span) -> bool:
+    """True when the place's clause also names something capitalised that is not a protected
+    value ("near Times Square in New York"): the place locates that landmark, and another
+    city would be nonsense ("Times Square in Moscow")."""
+    _, _, a, b = _clause_of(ctx, _masked_pos(ctx, span))
+    clause = ctx.masked[a:b]
+    for m in re.finditer(r"[A-Za-z][\w'’]*", clause):
+        word = m.group()
+        if m.start() == 0 or not word[0].isupper() or word in _NOT_LANDMARK:
+            continue
+        return True
+    return False
+
+
+def _capital_by_position(ctx: TaskContext, span: Span, kind: str) -> bool:
+    """True for a value capitalised only because it opens a sentence ("Two adults and ..."):
+    after a correction phrase it would keep that capital mid-sentence ("sorry, I meant Two
+    adults"), and the protected bytes cannot be lower-cased."""
+    first = span.text.split(maxsplit=1)[0] if span.text.strip() else ""
+    if kind in ("place", "weekday", "month", "id") or not first[:1].isupper() or first.isupper():
+        return False
+    before = ctx.masked[: _masked_pos(ctx, span)].rstrip(" \"'“(")
+    return not before or before[-1] in ".!?:"
+
+
+def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
+    kind = _kind_of(ctx, span)
+    if kind == "place" and _locates_landmark(ctx, span):
+        return None
+    if _capital_by_position(ctx, span, kind):
+        return None
+    return wrong_value(
+        span.text, kind, rng, before=ctx.prompt[: span.start], after=ctx.prompt[span.end :],
+        avoid=ctx.protected,
+    )
+
+
+def correctable(ctx: TaskContext) -> list[tuple[str, Span]]:
+    """``(slot label, span)`` of each correctable slot: declared slots first; without any
+    correctable declared slot, detected values."""
+    if "correctable" not in ctx.memo:
+        ctx.memo["correctable"] = _correctable(ctx)
+    return list(ctx.memo["correctable"])
+
+
+def _correctable(ctx: TaskContext) -> list[tuple[str, Span]]:
+    out: list[tuple[str, Span]] = []
+    probe = random.Random(0)
+    seen: set[str] = set()
+    for span in ctx.spans:
+        if span.kind == "slot" and span.slot and span.slot not in seen:
+            if _wrong_for(ctx, span, probe) is not None:
+                out.append((span.slot, span))
+                seen.add(span.slot)
+    if out:
+        return out
+    for span in ctx.spans:
+        if span.kind in ("weekday", "month", "date", "time", "money", "number", "id", "place"):
+            if span.text not in seen and _wrong_for(ctx, span, probe) is not None:
+                out.append((f"detected:{span.kind}", span))
+                seen.add(span.text)
+    return out
+
+
+def _tier(ctx: TaskContext, span: Span) -> int:
+    if category_of(span.text) is not None:
+        return 0
+    return _TIER.get(_kind_of(ctx, span), 0)
+
+
+def _apart(ctx: TaskContext, a: Span, b: Span) -> bool:
+    """Two corrections may share a variant: different sentences, or clauses of one sentence
+    with at least one clause between them."""
+    sa, ca, _, _ = _clause_of(ctx, _masked_pos(ctx, a))
+    sb, cb, _, _ = _clause_of(ctx, _masked_pos(ctx, b))
+    return sa != sb or abs(ca - cb) >= 2
+
+
+def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    slots = correctable(ctx)
+    if not slots:
+        raise SkipGeneration(
+            "no slot can be corrected (no weekday, month, date, time, money, number, ID, "
+            "place or known-category value)"
+        )
+    k = min(len(slots), max(1, round(level * len(slots))))
+    keys = [(_tier(ctx, span), rng.random()) for _, span in slots]
+    picked: list[int] = []
+    for i in sorted(range(len(slots)), key=keys.__getitem__):
+        if len(picked) == k:
+            break
+        if all(_apart(ctx, slots[i][1], slots[j][1]) for j in picked):
+            picked.append(i)
+    masked = ctx.masked
+    corrections = []
+    for i in sorted(picked, reverse=True):
+        label, span = slots[i]
+        wrong = _wrong_for(ctx, span, rng)
+        assert wrong is not None
+        token = sentinel(ctx.spans.index(span))
+        at = masked.index(token)
+        sentence = next((masked[a:b] for a, b in sentence_spans(masked) if a <= at < b), "")
+        names = sorted(PHRASINGS)
+        if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
+            names = [n for n in names if n not in DASHED]
+        phrasing = rng.choice(names)
+        before, after = PHRASINGS[phrasing]
+        # the whole phrase is restated: "a family of five... actually make that a family of
+        # four", never "... make that family of four"
+        article = _ARTICLE_RE.search(masked[:at])
+        again = ""
+        if article:
+            word = article.group(1)
+            again = word.lower() + " "
+            if word.lower() in ("a", "an"):
+                fitted = "an" if _vowel_sound(wrong) else "a"
+                again = ("an" if _vowel_sound(span.text) else "a") + " "
+                masked = masked[: article.start(1)] + match_case(word, fitted) + masked[article.end(1) :]
+                at = masked.index(token)
+        masked = masked[:at] + before.format(wrong=wrong) + again + token + after + masked[at + len(token) :]
+        corrections.append({"slot": label, "wrong": wrong, "final": span.text, "phrasing": phrasing})
+    corrections.reverse()
+    details: dict[str, Any] = dict(corrections[0])
+    details["corrections"] = corrections
+    return Variant(text=ctx.unmask(masked), details=details)
+
+
+def _vowel_sound(text: str) -> bool:
+    """Whether ``text`` takes "an": it starts with a vowel letter or an 8/11/18 number."""
+    low = text.lower()
+    return low[:1] in ("a", "e", "i", "o") or re.match(r"(?:8|11|18)(?!\d)", low) is not None
+
+
+def found_corrections(ctx: TaskContext, text: str) -> list[str]:
+    """The correctable values of ``ctx`` that ``text`` states after a correction phrase."""
+    found = []
+    for _label, span in correctable(ctx):
+        start = text.find(span.text)
+        while start >= 0:
+            if CUE_RE.search(text[max(0, start - 40) : start]):
+                found.append(span.text)
+                break
+            start = text.find(span.text, start + 1)
+    return found
+
+
+def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
+    slots = correctable(ctx)
+    if not slots:
+        return 0.0
+    return rounded(len(found_corrections(ctx, text)) / len(slots))
+
+
+def _value_before(before: str) -> str | None:
+    """The value stated at the very end of ``before`` (a detected value, a category member
+    or, failing both, the last word)."""
+    spans = [s for s in find_protected(before) if s.end == len(before)]
+    if spans:
+        return spans[-1].text
+    for group in categories():
+        for member in sorted(group, key=len, reverse=True):
+            if before.lower().endswith(member.lower()):
+                return before[-len(member) :]
+    m = re.search(r"[\w][\w'-]*$", before)
+    return m.group() if m else None
+
+
+def infer_corrections(ctx: TaskContext, text: str) -> list[dict[str, str]]:
+    """Corrections stated in ``text`` (for LLM output that did not name them): for each
+    correctable value preceded by a correction phrase, the value stated just before that
+    phrase is the wrong one."""
+    out = []
+    for label, span in correctable(ctx):
+        start = text.find(span.text)
+        while start >= 0:
+            window_start = max(0, start - 40)
+            m = CUE_RE.search(text[window_start:start])
+            if m:
+                before = text[: window_start + m.start()].rstrip(" ,.;:—–-(")
+                wrong = _value_before(before)
+                if wrong and wrong != span.text:
+                    out.append(
+                        {"slot": label, "wrong": wrong, "final": span.text, "phrasing": m.group().strip()}
+                    )
+                break
+            start = text.find(span.text, start + 1)
+    return out

@@ -1,0 +1,360 @@
+"""JSONL and file I/O with ``FILE:LINE`` errors, atomic writes and durable appends.
+
+* :func:`read_jsonl` yields ``(line_number, object)`` and raises :class:`InputError` naming
+  the file and line for bad UTF-8, bad JSON, a non-object line or a truncated last line.
+* :func:`write_atomic` writes a whole file through a temp file in the same directory,
+  fsyncs it and renames it over the target, so a reader (or a crash) sees the old or
+  the new content, never half of it.
+* :class:`Appender` appends one line at a time and makes each line durable before returning,
+  the mechanism behind resumable runs and review journals.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from perturb.errors import InputError, OutputError
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def dumps_line(obj: Any) -> str:
+    """One compact JSON line (UTF-8 text as itself, no trailing newline)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """Read a whole file, turning OS errors into a one-line :class:`InputError`."""
+    try:
+        return Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), "no such file (expected an existing file; check the path)") from None
+    except IsADirectoryError:
+        raise InputError(str(path), "is a directory (expected a file)") from None
+    except OSError as exc:
+        raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+
+
+def read_json(path: str | os.PathLike[str]) -> Any:
+    """Read one JSON document with a ``FILE:LINE`` error for malformed content."""
+    data = read_bytes(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise InputError(str(path), "not valid UTF-8 (expected UTF-8 JSON)", line=line) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            str(path), f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON document)",
+            line=exc.lineno,
+        ) from None
+
+
+def iter_jsonl_lines(
+    path: str | os.PathLike[str],
+    data: bytes | None = None,
+    *,
+    tolerate_truncated_tail: bool = False,
+) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
+    """Yield ``(line, obj)`` for good lines and ``(line, InputError)`` for bad ones; never raises
+    for content. Blank lines are skipped. A last line without its newline that does not parse
+    is reported as truncated, or silently dropped with ``tolerate_truncated_tail``."""
+    name = str(path)
+    if data is None:
+        data = read_bytes(path)
+    ends_clean = data.endswith(b"\n")
+    raw_lines = data.split(b"\n")
+    if ends_clean:
+        raw_lines.pop()
+    last_line = len(raw_lines)
+    for line, raw in enumerate(raw_lines, start=1):
+        if not raw.strip():
+            continue
+        truncated = line == last_line and not ends_clean
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if truncated and tolerate_truncated_tail:
+                return
+            yield line, InputError(
+                name, f"not valid UTF-8 (byte {exc.start + 1} of the line; expected UTF-8 text)",
+                line=line,
+            )
+            continue
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            if truncated and tolerate_truncated_tail:
+                return
+            if truncated:
+                msg = "truncated last line (no newline and not valid JSON; was the file cut off?)"
+            else:
+                msg = (
+                    f"invalid JSON: {exc.msg} at column {exc.colno} "
+                    "(expected one JSON object per line)"
+                )
+            yield line, InputError(name, msg, line=line)
+            continue
+        if not isinstance(obj, dict):
+            yield line, InputError(
+                name, f"expected a JSON object, got {_json_type(obj)}", line=line
+            )
+            continue
+        yield line, obj
+
+
+def _json_type(obj: Any) -> str:
+    if obj is None:
+        return "null"
+    if isinstance(obj, bool):
+        return "a boolean"
+    if isinstance(obj, int | float):
+        return "a number"
+    if isinstance(obj, str):
+        return "a string"
+    if isinstance(obj, list):
+        return "an array"
+    return type(obj).__name__
+
+
+def read_jsonl(
+    path: str | os.PathLike[str], *, allow_empty: bool = True, tolerate_truncated_tail: bool = False
+) -> list[tuple[int, dict[str, Any]]]:
+    """All objects of a JSONL file with their line numbers; the first bad line raises."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    for line, item in iter_jsonl_lines(path, tolerate_truncated_tail=tolerate_truncated_tail):
+        if isinstance(item, InputError):
+            raise item
+        out.append((line, item))
+    if not out and not allow_empty:
+        raise InputError(str(path), "file is empty (expected one JSON object per line)")
+    return out
+
+
+def fsync_dir(directory: Path) -> None:
+    """fsync a directory so a rename inside it survives a power cut (best effort)."""
+    with contextlib.suppress(OSError):
+        fd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _read_umask() -> int:
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()  # read once at import, before any thread could race on it
+
+
+def _file_mode(target: Path) -> int:
+    """The mode an ordinary ``open(target, "w")`` would give: the existing file's, or 0666 less
+    the umask (``mkstemp`` alone would make every file 0600)."""
+    try:
+        return target.stat().st_mode & 0o7777
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
+def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
+    """Write ``data`` to ``path`` atomically: temp file in the same directory, fsync, rename.
+
+    On any failure the temp file is removed and the previous file (if any) is untouched.
+    """
+    target = Path(path)
+    payload = data.encode("utf-8") if isinstance(data, str) else data
+    tmp_name: str | None = None
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+        os.fchmod(fd, _file_mode(target))
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp_name, target)
+        tmp_name = None
+        fsync_dir(target.parent)
+    except OSError as exc:
+        raise OutputError(
+            f"{target}: cannot write: {exc.strerror or exc} "
+            "(expected a writable directory with free space; the previous file is unchanged)"
+        ) from None
+    finally:
+        if tmp_name is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp_name)
+
+
+def write_jsonl_atomic(path: str | os.PathLike[str], objects: Iterable[Any]) -> None:
+    """Atomically write ``objects`` as JSONL (one compact line each, trailing newline)."""
+    write_atomic(path, "".join(dumps_line(obj) + "\n" for obj in objects))
+
+
+def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:
+    """Atomically write pretty, key-stable JSON (2-space indent, trailing newline)."""
+    text = json.dumps(obj, ensure_ascii=False, indent=2, sort_keys=False, allow_nan=False)
+    write_atomic(path, text + "\n")
+
+
+class Appender:
+    """Append-only JSONL writer whose every :meth:`append` is durable (flush + fsync) on return.
+
+    If the file ends in a partial line (a crash mid-write), that tail is cut off first so
+    the next line starts clean. Writes are unbuffered: a line is handed to the OS whole, and a
+    write that fails part-way (disk full) is cut back off, so the file never ends in half a
+    line. Use as a context manager.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], *, fsync: bool = True) -> None:
+        self.path = Path(path)
+        self.fsync = fsync
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "ab+", buffering=0)  # noqa: SIM115 - closed in close()
+            self._repair_tail()
+            self._size = os.fstat(self._fh.fileno()).st_size
+        except OSError as exc:
+            raise OutputError(
+                f"{self.path}: cannot open for appending: {exc.strerror or exc} "
+                "(expected a writable directory)"
+            ) from None
+
+    def _repair_tail(self) -> None:
+        fh = self._fh
+        size = fh.seek(0, os.SEEK_END)
+        if size == 0:
+            return
+        fh.seek(size - 1)
+        if fh.read(1) == b"\n":
+            return
+        # Find the last newline and truncate everything after it (a torn write).
+        chunk = 1 << 16
+        pos = size
+        cut = 0
+        while pos > 0:
+            start = max(0, pos - chunk)
+            fh.seek(start)
+            block = fh.read(pos - start)
+            idx = block.rfind(b"\n")
+            if idx >= 0:
+                cut = start + idx + 1
+                break
+            pos = start
+        fh.truncate(cut)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+    def append(self, obj: Any) -> None:
+        """Write one line and make it durable."""
+        self.append_raw((dumps_line(obj) + "\n").encode("utf-8"))
+
+    def append_raw(self, data: bytes) -> None:
+        """Write pre-encoded complete lines (each ending in a newline) and make them durable.
+
+        On failure (disk full, I/O error) the file is cut back to where it was, so no part of
+        ``data`` stays behind, and :class:`OutputError` is raised."""
+        fd = self._fh.fileno()
+        start = self._size
+        try:
+            view = memoryview(data)
+            while view:
+                written = os.write(fd, view)
+                view = view[written:]
+            if self.fsync:
+                os.fsync(fd)
+            self._size = start + len(data)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, start)
+            raise OutputError(
+                f"{self.path}: cannot append: {exc.strerror or exc} "
+                "(expected free space; lines already written are intact)"
+            ) from None
+
+    def sync(self) -> None:
+        """fsync what was appended so far (for writers created with ``fsync=False`` that
+        group their fsyncs; every appended line is already in the OS page cache, so a killed
+        process loses nothing, only a power cut could)."""
+        try:
+            os.fsync(self._fh.fileno())
+        except (OSError, ValueError) as exc:
+            raise OutputError(f"{self.path}: cannot fsync: {exc} (expected a writable disk)") from None
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self._fh.close()
+
+    def __enter__(self) -> Appender:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- records
+
+
+def validation_message(exc: ValidationError) -> tuple[str, str]:
+    """``(field, message)`` of the first error of a pydantic validation failure."""
+    errors = exc.errors(include_url=False)
+    first = errors[0]
+    loc = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-"))
+    msg = str(first["msg"])
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    if first["type"] == "missing":
+        msg = "missing (expected this field)"
+    elif first["type"] == "extra_forbidden":
+        msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
+    elif "input" in first and "(expected" not in msg:
+        shown = repr(first["input"])
+        msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
+    if len(errors) > 1:
+        msg += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
+    loc = loc if loc.isprintable() else loc.encode("unicode_escape").decode("ascii")
+    return (loc or "(record)"), msg
+
+
+def validate_record(
+    model: type[M], obj: Any, path: str | os.PathLike[str], line: int | None = None
+) -> M:
+    """``model.model_validate(obj)`` with a one-line ``FILE:LINE: field: message`` error."""
+    try:
+        return model.model_validate(obj)
+    except ValidationError as exc:
+        field, msg = validation_message(exc)
+        raise InputError(str(path), msg, line=line, field=field) from None
+
+
+def read_model(path: str | os.PathLike[str], model: type[M], what: str) -> M:
+    """Read a JSON file holding one ``model`` record; ``what`` names it in errors (e.g.
+    "a baseline written by `perturb baseline`")."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise InputError(str(path), f"expected a JSON object ({what})")
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        field, msg = validation_message(exc)
+        raise InputError(str(path), f"{msg}; is this {what}?", field=field) from None
+
+
+def read_records(path: str | os.PathLike[str], model: type[M]) -> list[M]:
+    """Every line of a JSONL file of ``model`` records ([] when the file does not exist)."""
+    if not Path(path).exists():
+        return []
+    return [validate_record(model, obj, path, line) for line, obj in read_jsonl(path)]

@@ -1,0 +1,266 @@
+"""OpenAI-compatible chat completions: bounded retries, Retry-After, validation, disk cache.
+
+Reusable pieces (the run stage's ``openai:MODEL`` agent uses :func:`chat_with_retries`):
+
+* :func:`chat_with_retries` -- one chat completion through an ``AsyncOpenAI`` client with
+  bounded retries. Retried: HTTP 429 (waiting ``Retry-After`` / ``retry-after-ms`` when the
+  server sends it, capped at ``max_wait``), 5xx, 408/409, timeouts, connection errors, a
+  reply that is not a chat completion (truncated JSON, no ``choices``, no ``message``) and a
+  reply that ``validate`` rejects (malformed JSON, wrong shape). Not retried: other 4xx
+  (bad key, unknown model). Waits otherwise back off exponentially (``base_delay * 2**n``,
+  capped). After ``max_retries`` retries it raises :class:`~perturb.errors.LLMError` with a
+  one-line message naming the last failure. Returns ``(completion, retries)``. Build the
+  client with ``max_retries=0`` (see :func:`make_client`) so the SDK does not retry on top.
+* :func:`make_client` -- an ``AsyncOpenAI`` client from :class:`LLMSettings`: base URL from
+  the setting or ``OPENAI_BASE_URL``, key from the environment variable named by
+  ``api_key_env`` (default ``OPENAI_API_KEY``). The key is held by the client only: it is
+  never written to any file, record, cache entry or error message (:func:`redact`).
+* :class:`ResponseCache` -- one JSON file per request under ``review/<suite>/llm-cache/``,
+  keyed by the sha256 of the request's defining fields (model, template sha256, task id and
+  hash, class, level, seed, index, attempt, temperature); written atomically, so an
+  interrupted generation resumes without paying twice and a rerun makes no request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import hashlib
+import math
+import os
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import openai
+from openai import AsyncOpenAI
+
+from perturb.errors import LLMError, UsageError
+from perturb.io.hashing import canonical_json
+from perturb.io.jsonl import read_json, write_json_atomic
+
+DEFAULT_TIMEOUT = 60.0
+DEFAULT_MAX_RETRIES = 4
+DEFAULT_MAX_WAIT = 30.0
+DEFAULT_BASE_DELAY = 0.5
+
+
+@dataclass(frozen=True)
+class LLMSettings:
+    """How to reach the model. Holds the *name* of the key's environment variable, never the
+    key itself."""
+
+    model: str
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    temperature: float = 0.7
+    timeout: float = DEFAULT_TIMEOUT
+    max_retries: int = DEFAULT_MAX_RETRIES
+    concurrency: int = 4
+    max_wait: float = DEFAULT_MAX_WAIT
+    base_delay: float = DEFAULT_BASE_DELAY
+    json_mode: bool = True
+
+    def resolved_base_url(self) -> str | None:
+        return self.base_url or os.environ.get("OPENAI_BASE_URL") or None
+
+
+def make_client(settings: LLMSettings) -> AsyncOpenAI:
+    """An ``AsyncOpenAI`` client (SDK retries off: :func:`chat_with_retries` owns them).
+
+    Without a key in ``$<api_key_env>``: a local server (``--base-url``) gets a placeholder
+    key (vLLM, llama.cpp and Ollama ignore it); the OpenAI API is refused with a UsageError."""
+    key = os.environ.get(settings.api_key_env) or None
+    base_url = settings.resolved_base_url()
+    if key is None:
+        if base_url is None:
+            raise UsageError(
+                f"${settings.api_key_env} is not set (expected an API key in that environment "
+                "variable, or --base-url for a local OpenAI-compatible server)"
+            )
+        key = "unused-local-key"
+    return AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout)
+
+
+def public_url(url: str | None) -> str | None:
+    """``url`` without any ``user:password@`` part, query string or fragment (any of them may
+    carry a key, e.g. ``?api-key=...``): safe to record."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    if parts.username is None and parts.password is None and not parts.query and not parts.fragment:
+        return url
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def redact(message: str, secrets: list[str | None], mask: str = "***") -> str:
+    """``message`` with every secret (4+ characters) replaced by ``mask``."""
+    for secret in secrets:
+        if secret and len(secret) >= 4:
+            message = message.replace(secret, mask)
+    return message
+
+
+def retry_after_seconds(headers: Any) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` / ``retry-after`` (seconds or HTTP date)."""
+    if headers is None:
+        return None
+    raw_ms = headers.get("retry-after-ms")
+    if raw_ms:
+        try:
+            value = float(raw_ms) / 1000.0
+            return value if math.isfinite(value) and value >= 0 else None
+        except ValueError:
+            pass
+    raw = headers.get("retry-after")
+    if not raw:
+        return None
+    try:
+        value = float(raw)
+        return value if math.isfinite(value) and value >= 0 else None
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(raw)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, openai.APITimeoutError):
+        return "timed out"
+    if isinstance(exc, openai.APIConnectionError):
+        return f"connection failed ({exc.__cause__ or exc})"
+    if isinstance(exc, openai.APIStatusError):
+        message = re.sub(r"^Error code: \d+ - ", "", str(exc.message))
+        return f"HTTP {exc.status_code}: {message}"
+    return str(exc)
+
+
+def completion_problem(completion: Any) -> str | None:
+    """Why a parsed reply is not a usable chat completion (a proxy that renamed ``choices``,
+    a choice without ``message``), or None. Such replies are retried as malformed."""
+    choices = getattr(completion, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        return "no choices (expected choices[0].message in a chat completion)"
+    if getattr(choices[0], "message", None) is None:
+        return "choices[0] has no message (expected choices[0].message in a chat completion)"
+    return None
+
+
+async def chat_with_retries(
+    client: AsyncOpenAI,
+    *,
+    model: str,
+    messages: list[dict[str, Any]],
+    temperature: float | None,
+    seed: int | None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    response_format: dict[str, Any] | None = None,
+    validate: Callable[[Any], Any] | None = None,
+    max_wait: float = DEFAULT_MAX_WAIT,
+    base_delay: float = DEFAULT_BASE_DELAY,
+    sleep: Callable[[float], Any] = asyncio.sleep,
+    **extra: Any,
+) -> tuple[Any, int]:
+    """One chat completion with bounded retries; returns ``(ChatCompletion, retries)``.
+
+    ``validate(completion)`` may raise ``ValueError`` (pydantic's ``ValidationError`` is one)
+    to have a malformed reply retried. ``extra`` goes to ``chat.completions.create``
+    (``max_tokens``, ``top_p``, ...). Raises :class:`LLMError` when retries run out or the
+    server refuses the request (4xx other than 408/409/429)."""
+    secrets = [getattr(client, "api_key", None)]
+    kwargs: dict[str, Any] = {"model": model, "messages": messages, **extra}
+    if temperature is not None:
+        kwargs["temperature"] = temperature
+    if seed is not None:
+        kwargs["seed"] = seed
+    if response_format is not None:
+        kwargs["response_format"] = response_format
+    if timeout is not None:
+        kwargs["timeout"] = timeout
+    last = ""
+    for attempt in range(max_retries + 1):
+        wait: float | None = None
+        try:
+            completion = await client.chat.completions.create(**kwargs)
+            problem = completion_problem(completion)
+            if problem is not None:
+                raise ValueError(problem)
+            if validate is not None:
+                validate(completion)
+            return completion, attempt
+        except openai.RateLimitError as exc:
+            last = _describe(exc)
+            wait = retry_after_seconds(exc.response.headers)
+        except openai.APIStatusError as exc:
+            if exc.status_code < 500 and exc.status_code not in (408, 409):
+                raise LLMError(
+                    redact(
+                        f"model {model!r}: the server refused the request with {_describe(exc)} "
+                        "(not retried; check the model name, --base-url and the API key)",
+                        secrets,
+                    ),
+                    status=exc.status_code,
+                ) from None
+            last = _describe(exc)
+        except openai.APIConnectionError as exc:  # includes APITimeoutError
+            last = _describe(exc)
+        except openai.APIError as exc:  # e.g. a body that is not a completion
+            last = f"malformed reply ({type(exc).__name__}: {exc})"
+        except ValueError as exc:
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            last = f"malformed reply ({first})"
+        if attempt == max_retries:
+            break
+        if wait is None:
+            wait = base_delay * (2**attempt)
+        await sleep(min(max(wait, 0.0), max_wait))
+    raise LLMError(
+        redact(
+            f"model {model!r}: gave up after {max_retries + 1} attempts; last error: {last} "
+            "(expected a reachable OpenAI-compatible server; check --base-url, or raise "
+            "--max-retries / --timeout)",
+            secrets,
+        )
+    )
+
+
+class ResponseCache:
+    """Cached replies on disk: ``<dir>/<key[:2]>/<key>.json`` (atomic writes)."""
+
+    def __init__(self, directory: str | os.PathLike[str]) -> None:
+        self.directory = Path(directory)
+
+    @staticmethod
+    def key(fields: dict[str, Any]) -> str:
+        """sha256 hex of the canonical JSON of the request's defining fields."""
+        return hashlib.sha256(canonical_json(fields)).hexdigest()
+
+    def path(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> dict[str, Any] | None:
+        """The cached record, or None (a missing or unreadable entry is a miss)."""
+        path = self.path(key)
+        if not path.exists():
+            return None
+        try:
+            record = read_json(path)
+        except Exception:  # noqa: BLE001 - a damaged entry is re-requested, never fatal
+            return None
+        return record if isinstance(record, dict) and "content" in record else None
+
+    def put(self, key: str, record: dict[str, Any]) -> None:
+        write_json_atomic(self.path(key), record)

@@ -1,0 +1,164 @@
+"""``perturb report``: read a run, compute the figures, render them in one or more formats.
+
+    analysis = build_report("runs/demo", ks=[1, 2, 5], bootstrap=2000, seed=0)
+    text = render(analysis, "md")
+    write_outputs(analysis, plan_outputs(["html"], [Path("report.html")], None))
+
+Formats: ``text`` (terminal scorecard), ``json`` (``perturb.report/v1``), ``md`` (Markdown),
+``junit`` (JUnit XML), ``html`` (self-contained). ``--out-dir DIR`` writes all five as
+``DIR/report.{txt,json,md,xml,html}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from perturb.errors import UsageError
+from perturb.io.jsonl import write_atomic
+from perturb.report.aggregate import Analysis, analyze
+from perturb.report.formats.html import render_html
+from perturb.report.formats.json_format import render_json
+from perturb.report.formats.junit import render_junit
+from perturb.report.formats.markdown import render_markdown
+from perturb.report.formats.text import render_text
+from perturb.report.results import read_run
+
+RENDERERS: dict[str, Callable[[Analysis], str]] = {
+    "text": render_text,
+    "json": render_json,
+    "md": render_markdown,
+    "junit": render_junit,
+    "html": render_html,
+}
+EXTENSIONS = {"text": "txt", "json": "json", "md": "md", "junit": "xml", "html": "html"}
+ALIASES = {"txt": "text", "markdown": "md", "xml": "junit", "htm": "html"}
+SUFFIXES = {".txt": "text", ".json": "json", ".md": "md", ".xml": "junit", ".html": "html",
+            ".htm": "html"}
+STDOUT = Path("-")
+
+
+def parse_ks(text: str | None) -> list[int] | None:
+    """``"1,2,5"`` -> ``[1, 2, 5]``; None stays None (the default k values)."""
+    if text is None:
+        return None
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or int(part) < 1:
+            raise UsageError(
+                f"--k {text!r}: {part!r} is not a positive whole number (expected e.g. --k 1,2,5)"
+            )
+        out.append(int(part))
+    return out
+
+
+def normalise_format(name: str) -> str:
+    """A format name or alias -> one of ``text json md junit html``."""
+    key = ALIASES.get(name.lower(), name.lower())
+    if key not in RENDERERS:
+        raise UsageError(
+            f"unknown format {name!r} (expected one of: {', '.join(RENDERERS)})"
+        )
+    return key
+
+
+def plan_outputs(
+    formats: list[str], outputs: list[Path], out_dir: Path | None
+) -> list[tuple[str, Path]]:
+    """Pair formats with destinations (``Path("-")`` is stdout).
+
+    * nothing given: the text scorecard to stdout;
+    * ``-f F`` alone: format F to stdout;
+    * ``-o PATH`` alone: the format from the suffix (.txt .json .md .xml .html);
+    * ``-f F1 -o P1 -f F2 -o P2``: pairs in order;
+    * ``--out-dir DIR``: all five formats as ``DIR/report.<ext>`` (plus any pairs).
+    """
+    fmts = [normalise_format(f) for f in formats]
+    plan: list[tuple[str, Path]] = []
+    if outputs:
+        if not fmts:
+            for out in outputs:
+                fmt = "text" if out == STDOUT else SUFFIXES.get(out.suffix.lower())
+                if fmt is None:
+                    raise UsageError(
+                        f"-o {out}: cannot tell the format from the suffix {out.suffix!r} "
+                        "(use .txt .json .md .xml .html, or give -f FORMAT for each -o)"
+                    )
+                plan.append((fmt, out))
+        elif len(fmts) == len(outputs):
+            plan.extend(zip(fmts, outputs, strict=True))
+        else:
+            raise UsageError(
+                f"{len(fmts)} --format and {len(outputs)} --output options: give one -f per -o, "
+                "in order (or only -o PATH with a telling suffix)"
+            )
+    elif fmts:
+        if len(fmts) > 1 and out_dir is None:
+            raise UsageError(
+                "several formats but no --output: give -o PATH for each -f, or use --out-dir DIR"
+            )
+        if out_dir is None:
+            plan.append((fmts[0], STDOUT))
+    if out_dir is not None:
+        plan.extend((fmt, out_dir / f"report.{EXTENSIONS[fmt]}") for fmt in RENDERERS)
+    if not plan:
+        plan.append(("text", STDOUT))
+    if sum(1 for _, dest in plan if dest == STDOUT) > 1:
+        raise UsageError("only one format can go to stdout (-o -); give the others a path")
+    return plan
+
+
+def build_report(
+    run_dir: str | Path, ks: list[int] | None = None, *, bootstrap: int = 2000, seed: int = 0
+) -> Analysis:
+    """Read ``run_dir`` and compute every figure (see :mod:`perturb.report.aggregate`)."""
+    return analyze(read_run(run_dir), ks, bootstrap=bootstrap, seed=seed)
+
+
+def render(analysis: Analysis, fmt: str) -> str:
+    """One format as a string."""
+    return RENDERERS[normalise_format(fmt)](analysis)
+
+
+def write_outputs(analysis: Analysis, plan: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
+    """Write every file destination of ``plan`` atomically; return what was written.
+
+    Stdout destinations are skipped (the caller prints them)."""
+    written = []
+    for fmt, dest in plan:
+        if dest == STDOUT:
+            continue
+        write_atomic(dest, render(analysis, fmt))
+        written.append((fmt, dest))
+    return written
+
+
+@dataclass
+class ReportResult:
+    """What :func:`run_report` did."""
+
+    analysis: Analysis
+    stdout_format: str | None
+    """The format to print on stdout (None: only files were asked for)."""
+    written: list[tuple[str, Path]]
+    """(format, path) of every file written."""
+
+
+def run_report(
+    run_dir: str | Path,
+    *,
+    ks: str | None = None,
+    formats: list[str] | None = None,
+    outputs: list[Path] | None = None,
+    out_dir: Path | None = None,
+    bootstrap: int = 2000,
+    seed: int = 0,
+) -> ReportResult:
+    """``perturb report``: plan the outputs, compute the figures, write the files."""
+    plan = plan_outputs(formats or [], outputs or [], out_dir)
+    analysis = build_report(run_dir, parse_ks(ks), bootstrap=bootstrap, seed=seed)
+    written = write_outputs(analysis, plan)
+    to_stdout = next((fmt for fmt, dest in plan if dest == STDOUT), None)
+    return ReportResult(analysis, to_stdout, written)

@@ -1,0 +1,184 @@
+"""The report's figures as plain dataclasses (what every format renders).
+
+Built by :func:`perturb.report.aggregate.analyze`; rendered by :mod:`perturb.report.formats`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Literal
+
+from perturb.report.results import RunData
+
+Label = Literal["stable-pass", "flaky", "brittle", "stable-fail"]
+LABELS: tuple[Label, ...] = ("stable-pass", "flaky", "brittle", "stable-fail")
+"""Every label, in report order."""
+
+
+def prompt_label(n: int, passed: int) -> Label:
+    """One prompt (task, variant) over its n trials: ``stable-pass`` (c = n), ``flaky``
+    (0 < c < n) or ``stable-fail`` (c = 0). Flakiness is a property of a prompt."""
+    return "stable-pass" if passed == n else "stable-fail" if passed == 0 else "flaky"
+
+
+def task_label(prompt_labels: Iterable[Label]) -> Label:
+    """A task within a class, from its prompts' labels: ``flaky`` if any prompt is flaky;
+    ``stable-pass`` if every prompt passed every trial; ``stable-fail`` if every prompt failed
+    every trial; otherwise ``brittle`` (some prompts always pass, others always fail: the
+    perturbation breaks the task deterministically -- a robustness finding, not flakiness)."""
+    seen = set(prompt_labels)
+    if "flaky" in seen:
+        return "flaky"
+    if seen == {"stable-pass"}:
+        return "stable-pass"
+    if seen == {"stable-fail"}:
+        return "stable-fail"
+    assert seen, "a task has at least one prompt"
+    return "brittle"
+
+
+@dataclass
+class Interval:
+    """A point estimate with its bootstrap interval."""
+
+    point: float
+    low: float
+    high: float
+
+
+@dataclass
+class Delta:
+    """Class minus canonical on matched tasks."""
+
+    n_tasks: int
+    mean: Interval
+    pass_hat: dict[int, Interval]
+
+
+@dataclass
+class LevelRow:
+    """Success at one requested intensity level of a class (a robustness curve point)."""
+
+    level: float
+    n_tasks: int
+    n_variants: int
+    n_trials: int
+    epsilon: float
+    """Mean measured epsilon of the level's variants."""
+    mean: float
+    pass_hat: float
+    """pass^k at the primary k."""
+    delta_mean: float | None
+    """Mean success minus canonical on the level's matched tasks."""
+
+
+@dataclass
+class TaskRow:
+    """One task within one class (its variants' trials together)."""
+
+    task_id: str
+    kind: str
+    weight: float
+    variants: int
+    n: int
+    """Trials (all variants of the task in the class)."""
+    passed: int
+    wrong: int
+    errored: int
+    mean: float
+    pass_at: dict[int, float]
+    pass_hat: dict[int, float]
+    worst_variant_mean: float
+    label: Label
+    """:func:`task_label` of the task's prompts in the class: ``stable-pass``, ``flaky`` (some
+    prompt passed sometimes and failed sometimes), ``brittle`` (every prompt deterministic,
+    some always failing) or ``stable-fail``."""
+    consistently_wrong: bool
+    """At least two wrong trials and all of them gave the same output."""
+    wrong_output: str | None
+    latency_s: float = 0.0
+    """Total agent wall time of the trials (the JUnit testcase time)."""
+    always_failing: list[str] = field(default_factory=list)
+    """Ids of the task's prompts in the class that failed every trial (sorted)."""
+
+    @property
+    def all_passed(self) -> bool:
+        return self.passed == self.n
+
+
+@dataclass
+class ClassSummary:
+    """The figures of one variant kind."""
+
+    kind: str
+    n_tasks: int
+    n_variants: int
+    n_trials: int
+    n_min: int
+    n_max: int
+    mean: float
+    pass_at: dict[int, float]
+    pass_hat: dict[int, float]
+    curve: list[tuple[int, float]]
+    delta: Delta | None
+    stable_pass: int
+    flaky: int
+    """Tasks with at least one flaky prompt (0 < c < n)."""
+    brittle: int
+    """Tasks whose prompts are each deterministic, some always passing, some always failing."""
+    stable_fail: int
+    consistently_wrong: int
+    errored: int
+    errored_share: float
+    excl_errored_tasks: int
+    excl_errored_mean: float | None
+    excl_errored_pass_hat: float | None
+    worst_variant_mean: float
+    worst_variant_pass_hat: float
+    latency_p50: float | None
+    latency_p95: float | None
+    cost_trials: int
+    cost_per_attempt: float | None
+    input_tokens: float | None
+    output_tokens: float | None
+    levels: list[LevelRow] = field(default_factory=list)
+
+
+@dataclass
+class DriftRow:
+    """A variant that succeeds clearly more often than its canonical prompt."""
+
+    variant_id: str
+    task_id: str
+    kind: str
+    n: int
+    passed: int
+    canonical_n: int
+    canonical_passed: int
+    p_value: float
+
+
+@dataclass
+class Analysis:
+    """Everything the report formats show."""
+
+    data: RunData
+    ks: list[int]
+    k: int
+    """The primary k (the largest requested)."""
+    bootstrap: int
+    seed: int
+    level: float
+    classes: list[ClassSummary]
+    tasks: list[TaskRow]
+    worst: list[TaskRow]
+    consistently_wrong: list[TaskRow]
+    drift: list[DriftRow]
+    warnings: list[str]
+    notes: list[str]
+    n_tasks: int
+    n_variants: int
+    n_trials: int
+    n_min: int
+    n_max: int

@@ -1,0 +1,167 @@
+"""The JSON report: a versioned schema (``perturb.report/v1``) naming its metric definitions.
+
+Floats are rounded to 6 decimals; k-indexed figures are objects keyed by k as a string
+(``{"1": 0.55, "2": 0.425}``). The layout is documented in the README (section "report").
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from perturb._version import __version__
+from perturb.report.aggregate import Analysis, ClassSummary, Delta, Interval, TaskRow
+from perturb.report.formats import DEFINITIONS, SCHEMA, SCHEMA_VERSION
+
+
+def _r(value: float | None) -> float | None:
+    return None if value is None else round(float(value), 6)
+
+
+def _kmap(values: dict[int, float]) -> dict[str, float | None]:
+    return {str(k): _r(v) for k, v in sorted(values.items())}
+
+
+def _iv(iv: Interval) -> dict[str, float | None]:
+    return {"point": _r(iv.point), "low": _r(iv.low), "high": _r(iv.high)}
+
+
+def _delta(d: Delta | None) -> dict[str, Any] | None:
+    if d is None:
+        return None
+    return {
+        "matched_tasks": d.n_tasks,
+        "mean": _iv(d.mean),
+        "pass^k": {str(k): _iv(iv) for k, iv in sorted(d.pass_hat.items())},
+    }
+
+
+def _class(c: ClassSummary) -> dict[str, Any]:
+    return {
+        "class": c.kind,
+        "tasks": c.n_tasks,
+        "prompts": c.n_variants,
+        "trials": c.n_trials,
+        "n_min": c.n_min,
+        "n_max": c.n_max,
+        "mean": _r(c.mean),
+        "pass@k": _kmap(c.pass_at),
+        "pass^k": _kmap(c.pass_hat),
+        "pass^k_curve": [{"k": k, "value": _r(v)} for k, v in c.curve],
+        "delta_vs_canonical": _delta(c.delta),
+        "labels": {"stable-pass": c.stable_pass, "flaky": c.flaky, "brittle": c.brittle,
+                   "stable-fail": c.stable_fail},
+        "consistently_wrong": c.consistently_wrong,
+        "errored": c.errored,
+        "errored_share": _r(c.errored_share),
+        "excluding_errored": {
+            "tasks": c.excl_errored_tasks,
+            "mean": _r(c.excl_errored_mean),
+            "pass^k": _r(c.excl_errored_pass_hat),
+        },
+        "worst_variant": {"mean": _r(c.worst_variant_mean), "pass^k": _r(c.worst_variant_pass_hat)},
+        "latency_s": {"p50": _r(c.latency_p50), "p95": _r(c.latency_p95)},
+        "cost": {
+            "trials_with_cost": c.cost_trials,
+            "usd_per_attempt": _r(c.cost_per_attempt),
+            "input_tokens_per_attempt": _r(c.input_tokens),
+            "output_tokens_per_attempt": _r(c.output_tokens),
+        },
+        "levels": [
+            {
+                "level": lv.level, "tasks": lv.n_tasks, "prompts": lv.n_variants,
+                "trials": lv.n_trials, "epsilon": _r(lv.epsilon), "mean": _r(lv.mean),
+                "pass^k": _r(lv.pass_hat), "delta_mean_vs_canonical": _r(lv.delta_mean),
+            }
+            for lv in c.levels
+        ],
+    }
+
+
+def _task(t: TaskRow) -> dict[str, Any]:
+    return {
+        "task_id": t.task_id,
+        "class": t.kind,
+        "weight": t.weight,
+        "prompts": t.variants,
+        "n": t.n,
+        "passed": t.passed,
+        "wrong": t.wrong,
+        "errored": t.errored,
+        "mean": _r(t.mean),
+        "pass@k": _kmap(t.pass_at),
+        "pass^k": _kmap(t.pass_hat),
+        "all_passed": t.all_passed,
+        "label": t.label,
+        "always_failing": t.always_failing,
+        "worst_variant_mean": _r(t.worst_variant_mean),
+        "consistently_wrong": t.consistently_wrong,
+        "wrong_output": t.wrong_output,
+    }
+
+
+def to_dict(a: Analysis) -> dict[str, Any]:
+    """The report as a JSON-ready dict."""
+    m = a.data.manifest
+    return {
+        "schema": SCHEMA,
+        "schema_version": SCHEMA_VERSION,
+        "generated_by": f"perturb {__version__}",
+        "definitions": DEFINITIONS,
+        "run": {
+            "run_id": m.run_id, "suite": m.suite, "agent": m.agent, "model": m.model,
+            "sampling": m.sampling, "trials": m.trials, "tier": m.tier, "seed": m.seed,
+            "started_at": m.started_at, "perturb_version": m.perturb_version,
+            "lock_sha256": m.lock_sha256, "config_hash": m.config_hash,
+        },
+        "settings": {
+            "k": a.ks, "primary_k": a.k, "bootstrap": a.bootstrap, "seed": a.seed,
+            "interval_level": a.level,
+        },
+        "totals": {
+            "tasks": a.n_tasks, "prompts": a.n_variants, "trials": a.n_trials,
+            "n_min": a.n_min, "n_max": a.n_max, "lines_read": a.data.lines,
+            "superseded_lines": a.data.superseded, "truncated_tail": a.data.truncated_tail,
+        },
+        "classes": [_class(c) for c in a.classes],
+        "tasks": [_task(t) for t in a.tasks],
+        "worst_tasks": [{"task_id": t.task_id, "class": t.kind} for t in a.worst],
+        "consistently_wrong": [
+            {"task_id": t.task_id, "class": t.kind, "wrong": t.wrong, "n": t.n,
+             "output": t.wrong_output}
+            for t in a.consistently_wrong
+        ],
+        "meaning_drift": [
+            {"variant_id": d.variant_id, "task_id": d.task_id, "class": d.kind, "n": d.n,
+             "passed": d.passed, "canonical_n": d.canonical_n,
+             "canonical_passed": d.canonical_passed, "p_value": _r(d.p_value)}
+            for d in a.drift
+        ],
+        "warnings": a.warnings,
+        "notes": a.notes,
+    }
+
+
+ROW_LISTS = ("tasks", "worst_tasks", "consistently_wrong", "meaning_drift")
+"""Top-level lists written one compact object per line (readable, diffable, fast)."""
+
+
+def render_json(a: Analysis) -> str:
+    """Indented JSON (rows of the long lists one per line) with a trailing newline."""
+    data = to_dict(a)
+    rows = {key: data[key] for key in ROW_LISTS}
+    marks = {key: f"@@{key}-{uuid.uuid4().hex}@@" for key in ROW_LISTS}
+    for key in ROW_LISTS:
+        data[key] = marks[key]
+    text = json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False)
+    for key, items in rows.items():
+        if items:
+            body = ",\n".join(
+                "    " + json.dumps(item, ensure_ascii=False, allow_nan=False) for item in items
+            )
+            block = "[\n" + body + "\n  ]"
+        else:
+            block = "[]"
+        text = text.replace(f'"{marks[key]}"', block, 1)
+    return text + "\n"

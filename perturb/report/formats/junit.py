@@ -1,0 +1,123 @@
+"""JUnit XML: one testsuite per class, one testcase per task x class.
+
+A testcase passes when every trial passed. Otherwise it carries a ``<failure>`` (some trials
+were wrong; ``type`` is the label: ``flaky``, ``brittle`` or ``stable-fail``) or, when every
+failure is an errored trial, an ``<error type="errored">`` (platform trouble, not agent
+behaviour). The message holds the counts; flaky testcases also get the property
+``flaky=true`` (the marker CI test views use to tell flaky tests apart), brittle ones the
+property ``always_failing`` (the prompts that failed every trial) and a failure whose text
+names them. Written as text (not
+through a DOM) so ten thousands of testcases render in well under a second.
+"""
+
+from __future__ import annotations
+
+import re
+from xml.sax import saxutils
+
+from perturb.report.aggregate import Analysis, TaskRow
+from perturb.report.formats import f3
+
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def quoteattr(text: str) -> str:
+    """An XML attribute value, quoted; characters XML 1.0 cannot hold become U+FFFD."""
+    return saxutils.quoteattr(_NOT_XML.sub("\ufffd", text))
+
+
+def escape(text: str) -> str:
+    """XML character data; characters XML 1.0 cannot hold become U+FFFD."""
+    return saxutils.escape(_NOT_XML.sub("\ufffd", text))
+
+
+def _props(items: list[tuple[str, str]], indent: str) -> list[str]:
+    out = [f"{indent}<properties>"]
+    out += [f"{indent}  <property name={quoteattr(n)} value={quoteattr(v)}/>" for n, v in items]
+    out.append(f"{indent}</properties>")
+    return out
+
+
+def _message(a: Analysis, r: TaskRow) -> str:
+    k = a.k
+    return (
+        f"{r.label}: {r.passed}/{r.n} passed, {r.wrong} wrong, {r.errored} errored; "
+        f"pass@1 {f3(r.mean)}, pass@{k} {f3(r.pass_at[k])}, pass^{k} {f3(r.pass_hat[k])}"
+    )
+
+
+def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]:
+    props = [
+        ("label", r.label), ("passed", str(r.passed)), ("wrong", str(r.wrong)),
+        ("errored", str(r.errored)), ("n", str(r.n)), ("prompts", str(r.variants)),
+        ("pass@1", f3(r.mean)), (f"pass@{a.k}", f3(r.pass_at[a.k])),
+        (f"pass^{a.k}", f3(r.pass_hat[a.k])),
+    ]
+    if r.label == "flaky":
+        props.append(("flaky", "true"))
+    if r.label == "brittle":
+        props.append(("always_failing", " ".join(r.always_failing)))
+    if r.consistently_wrong:
+        props.append(("consistently_wrong", "true"))
+    out = [f"    <testcase classname={quoteattr(classname)} name={quoteattr(r.task_id)} "
+           f'time="{r.latency_s:.3f}">', *_props(props, "      ")]
+    fails = errs = 0
+    if not r.all_passed:
+        message = _message(a, r)
+        detail = message
+        if r.wrong_output is not None:
+            detail += f"\nevery wrong trial gave the same output: {r.wrong_output}"
+        if r.label == "brittle":
+            detail += (
+                f"\n{len(r.always_failing)} of {r.variants} prompts failed every trial, the "
+                f"others passed every trial: {', '.join(r.always_failing)}"
+            )
+        kind: str = r.label
+        if r.wrong:
+            tag, fails = "failure", 1
+        else:
+            tag, kind, errs = "error", "errored", 1
+            detail += ("\nevery failed trial errored (exception, timeout, malformed output): "
+                       "check the platform before blaming the agent")
+        out.append(f"      <{tag} type={quoteattr(kind)} message={quoteattr(message)}>"
+                   f"{escape(detail)}</{tag}>")
+    out.append("    </testcase>")
+    return out, fails, errs
+
+
+def render_junit(a: Analysis) -> str:
+    """The report as JUnit XML (UTF-8, with declaration)."""
+    m = a.data.manifest
+    by_kind: dict[str, list[TaskRow]] = {}
+    for r in a.tasks:
+        by_kind.setdefault(r.kind, []).append(r)
+    suites: list[str] = []
+    total_f = total_e = total_t = 0
+    total_time = 0.0
+    for c in a.classes:
+        rows = by_kind.get(c.kind, [])
+        classname = f"perturb.{m.suite}.{c.kind}"
+        body: list[str] = []
+        fails = errs = 0
+        for r in rows:
+            lines, f, e = _case(a, classname, r)
+            body += lines
+            fails, errs = fails + f, errs + e
+        time = sum(r.latency_s for r in rows)
+        suites.append(
+            f"  <testsuite name={quoteattr(f'{m.suite}.{c.kind}')} tests=\"{len(rows)}\" "
+            f'failures="{fails}" errors="{errs}" skipped="0" time="{time:.3f}">'
+        )
+        suites += _props([
+            ("run_id", m.run_id), ("agent", m.agent), ("k", str(a.k)), ("mean", f3(c.mean)),
+            (f"pass^{a.k}", f3(c.pass_hat[a.k])), ("flaky", str(c.flaky)),
+            ("brittle", str(c.brittle)), ("n", str(c.n_min)),
+        ], "    ")
+        suites += body
+        suites.append("  </testsuite>")
+        total_f, total_e, total_t = total_f + fails, total_e + errs, total_t + len(rows)
+        total_time += time
+    head = (f"<testsuites name={quoteattr(f'perturb {m.suite}')} tests=\"{total_t}\" "
+            f'failures="{total_f}" errors="{total_e}" time="{total_time:.3f}">')
+    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', head, *suites,
+                      "</testsuites>"]) + "\n"

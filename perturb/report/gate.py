@@ -1,0 +1,434 @@
+"""``perturb baseline`` and ``perturb gate``: gate on the metric against a committed baseline,
+never on a single run (one run's labels and figures move with sampling noise).
+
+The baseline records, per class, mean success and pass^k at a stated k, every task's label
+(stable-pass / flaky / brittle / stable-fail, :func:`perturb.report.figures.task_label`) and every
+prompt's trial counts. The gate recomputes the baseline's figures on the tasks the run shares
+with it (matched tasks) and fails, naming each one, on:
+
+* a regression: a class's mean or pass^k more than ``tolerance`` below the baseline
+  (``--noise-aware``: only when the whole paired bootstrap interval of the change lies below
+  ``-tolerance``);
+* a newly flaky task (stable-pass before, flaky now); a newly brittle one (stable-pass or flaky
+  before, brittle now, with a prompt failing every trial that did not fail every trial in the
+  baseline); a newly failing one (stable-pass, flaky or brittle before, stable-fail now) --
+  reported as notes in noise-aware mode;
+* with ``--require X``: any task whose pass^k (or pass@k) is below X.
+
+The baseline's labels are recomputed from its per-prompt counts when it has them (so a
+baseline written before labels were per prompt is read with today's rule), else taken as
+written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from perturb._version import __version__
+from perturb.errors import GateFailed, InputError, UsageError
+from perturb.io.config import VARIANT_KINDS
+from perturb.io.jsonl import read_model, write_json_atomic
+from perturb.records import Baseline, BaselineVariant, ClassFigures
+from perturb.report.aggregate import (
+    Label,
+    TaskTable,
+    class_order,
+    matched,
+    per_task,
+    prompt_label,
+    resolve_ks,
+    task_label,
+    wmean,
+)
+from perturb.report.metrics import paired_bootstrap, stream_seed
+from perturb.report.results import RunData, Variant, read_run
+
+RequireMetric = Literal["pass^k", "pass@k"]
+EPS = 1e-9
+"""Float slack so a change exactly at the tolerance is not a regression."""
+
+
+@dataclass
+class GateResult:
+    """What the gate found: ``lines`` (one per comparison or problem) and a one-line summary."""
+
+    passed: bool
+    lines: list[str]
+    summary: str
+
+
+def _task_labels(variants: list[Variant]) -> dict[str, Label]:
+    """``task/kind`` -> the task's label in the class, from its prompts' labels."""
+    labels: dict[str, list[Label]] = {}
+    for v in variants:
+        labels.setdefault(f"{v.task_id}/{v.kind}", []).append(prompt_label(v.n, v.passed))
+    return {key: task_label(found) for key, found in labels.items()}
+
+
+def _task_counts(variants: list[Variant]) -> dict[str, tuple[int, int, int, int]]:
+    """``task/kind`` -> summed (n, passed, wrong, errored) over the task's variants."""
+    out: dict[str, tuple[int, int, int, int]] = {}
+    for v in variants:
+        key = f"{v.task_id}/{v.kind}"
+        n, c, w, e = out.get(key, (0, 0, 0, 0))
+        out[key] = (n + v.n, c + v.passed, w + v.wrong, e + v.errored)
+    return out
+
+
+def _by_kind(variants: list[Variant]) -> dict[str, list[Variant]]:
+    out: dict[str, list[Variant]] = {}
+    for v in variants:
+        out.setdefault(v.kind, []).append(v)
+    return out
+
+
+def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
+    """The baseline figures of a run at ``k`` (default: the report's primary k)."""
+    data = read_run(run_dir)
+    if not data.variants:
+        raise InputError(str(data.path / "trials.jsonl"),
+                         "no trials (expected a finished run to take a baseline from)")
+    k = max(resolve_ks(data, None if k is None else [k]))
+    classes = {}
+    by_kind = _by_kind(data.variants)
+    for kind in class_order(set(by_kind)):
+        members = by_kind[kind]
+        table = per_task(members, [k], k)
+        classes[kind] = ClassFigures(
+            n_tasks=len(table.ids), n_trials=sum(v.n for v in members),
+            mean=round(wmean(table.mean, table.weights), 6),
+            pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
+        )
+    labels = dict(sorted(_task_labels(data.variants).items()))
+    return Baseline(
+        perturb_version=__version__, suite=data.manifest.suite, run_id=data.manifest.run_id,
+        k=k, trials=data.manifest.trials, classes=classes, task_labels=labels,
+        variants=[
+            BaselineVariant(
+                variant_id=v.variant_id, task_id=v.task_id,
+                perturbation=v.kind,  # type: ignore[arg-type]
+                level=v.level, weight=v.weight, n=v.n, passed=v.passed, wrong=v.wrong,
+                errored=v.errored,
+            )
+            for v in sorted(data.variants, key=lambda v: v.variant_id)
+        ],
+    )
+
+
+def write_baseline(run_dir: str | Path, out: str | Path, k: int | None = None) -> Baseline:
+    """:func:`make_baseline` and write it atomically to ``out``."""
+    baseline = make_baseline(run_dir, k)
+    write_json_atomic(out, baseline.model_dump(mode="json"))
+    return baseline
+
+
+def load_baseline(path: str | Path) -> Baseline:
+    """Read a baseline file (InputError naming the field when malformed or inconsistent)."""
+    baseline = read_model(path, Baseline, "a baseline written by `perturb baseline`")
+    problem = _inconsistency(baseline)
+    if problem is not None:
+        raise InputError(str(path), problem[1], field=problem[0])
+    return baseline
+
+
+_KINDS_TEXT = ", ".join(VARIANT_KINDS[:-1]) + f" or {VARIANT_KINDS[-1]}"
+
+
+def _inconsistency(baseline: Baseline) -> tuple[str, str] | None:
+    """``(field, message)`` for what the schema cannot see: unknown classes, counts above n,
+    a prompt listed twice, one task with two weights, k above the baseline's own n."""
+    for kind in baseline.classes:
+        if kind not in VARIANT_KINDS:
+            return f"classes.{kind}", f"unknown class {kind!r} (expected {_KINDS_TEXT})"
+    for key in baseline.task_labels:
+        kind = key.rpartition("/")[2]
+        if kind not in VARIANT_KINDS:
+            return f"task_labels.{key}", (
+                f"unknown class {kind!r} (expected '<task id>/<class>' with class {_KINDS_TEXT})"
+            )
+    first: dict[str, int] = {}
+    weights: dict[str, float] = {}
+    for i, v in enumerate(baseline.variants):
+        if v.passed + v.wrong + v.errored > v.n:
+            return f"variants.{i}", (
+                f"passed {v.passed} + wrong {v.wrong} + errored {v.errored} exceeds n {v.n} "
+                "(expected counts that add up to at most n)"
+            )
+        if v.variant_id in first:
+            return f"variants.{i}.variant_id", (
+                f"duplicate {v.variant_id!r} (first at variants.{first[v.variant_id]}; expected "
+                "each prompt once)"
+            )
+        first[v.variant_id] = i
+        if weights.setdefault(v.task_id, v.weight) != v.weight:
+            return f"variants.{i}.weight", (
+                f"{v.weight} differs from {weights[v.task_id]} for task {v.task_id!r} (expected "
+                "one weight per task)"
+            )
+    if baseline.variants and baseline.k > min(v.n for v in baseline.variants):
+        return "k", (
+            f"{baseline.k} exceeds the smallest n of the baseline's variants "
+            f"({min(v.n for v in baseline.variants)}) (expected k <= n; take the baseline again "
+            "with `perturb baseline --k`)"
+        )
+    return None
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.3f}"
+
+
+def _signed(v: float) -> str:
+    text = f"{v:+.3f}"
+    return "+0.000" if text == "-0.000" else text
+
+
+def check_gate(
+    run_dir: str | Path,
+    baseline_path: str | Path,
+    *,
+    tolerance: float = 0.05,
+    require: float | None = None,
+    require_metric: str = "pass^k",
+    k: int | None = None,
+    noise_aware: bool = False,
+    bootstrap: int = 2000,
+    seed: int = 0,
+) -> GateResult:
+    """Compare a run with a baseline (see the module docstring); never raises for a failure."""
+    if not 0 <= tolerance <= 1:
+        raise UsageError(f"--tolerance {tolerance} must be between 0 and 1 (e.g. 0.05)")
+    if require is not None and not 0 <= require <= 1:
+        raise UsageError(f"--require {require} must be between 0 and 1 (e.g. 0.8)")
+    metric = {"pass^k": "pass^k", "pass_hat_k": "pass^k", "pass@k": "pass@k",
+              "pass_at_k": "pass@k"}.get(require_metric)
+    if metric is None:
+        raise UsageError(f"--require-metric {require_metric!r} (expected pass^k or pass@k)")
+    if bootstrap < 1:
+        raise UsageError(f"--bootstrap {bootstrap} must be >= 1 (e.g. the default 2000)")
+    baseline = load_baseline(baseline_path)
+    data = read_run(run_dir)
+    if not data.variants:
+        raise InputError(str(data.path / "trials.jsonl"),
+                         "no trials (expected a finished run to gate)")
+    k = baseline.k if k is None else k
+    resolve_ks(data, [k])
+    base_variants = [
+        Variant(b.variant_id, b.task_id, b.perturbation, b.level, 0.0, b.weight, b.n, b.passed,
+                b.wrong, b.errored)
+        for b in baseline.variants
+    ]
+    if base_variants and k > min(v.n for v in base_variants):
+        raise UsageError(
+            f"--k {k} exceeds the baseline run's smallest n ({min(v.n for v in base_variants)}); "
+            f"choose k <= that or refresh the baseline"
+        )
+    if not base_variants:
+        if k != baseline.k:
+            raise UsageError(
+                f"--k {k} differs from the baseline's k={baseline.k} and the baseline has no "
+                "per-prompt counts to recompute it; use --k "
+                f"{baseline.k} or refresh it with `perturb baseline`"
+            )
+        if noise_aware:
+            raise UsageError(
+                f"{baseline_path}: --noise-aware needs the baseline's per-prompt counts "
+                "(`variants`); refresh it with `perturb baseline RUN_DIR -o PATH`"
+            )
+    lines: list[str] = []
+    regressions = 0
+    cur_kinds = _by_kind(data.variants)
+    base_kinds = _by_kind(base_variants)
+    for kind in class_order(set(baseline.classes)):
+        if kind not in cur_kinds:
+            lines.append(
+                f"note: class {kind} is in the baseline but not in this run (not compared)"
+            )
+            continue
+        cur_table = per_task(cur_kinds[kind], [k], k)
+        if base_variants:
+            found = _compare_matched(kind, cur_table, base_kinds.get(kind, []), k, tolerance,
+                                     noise_aware, bootstrap, seed, lines)
+        else:
+            found = _compare_figures(kind, cur_table, baseline.classes[kind], k, tolerance, lines)
+        regressions += found
+    for kind in class_order(set(cur_kinds) - set(baseline.classes)):
+        lines.append(f"note: class {kind} is new in this run (no baseline figures)")
+    flaky_n, brittle_n, failing_n = _labels(data, baseline, noise_aware, lines)
+    below = _require(data, k, require, metric, lines) if require is not None else 0
+    parts = []
+    for count, what in ((regressions, "regression"), (flaky_n, "newly flaky task"),
+                        (brittle_n, "newly brittle task"), (failing_n, "newly failing task")):
+        if count:
+            parts.append(f"{count} {what}{'s' if count > 1 else ''}")
+    if below:
+        parts.append(f"{below} task{'s' if below > 1 else ''} below --require {require:.3f}")
+    where = (f"run {data.manifest.run_id} against baseline {baseline_path} "
+             f"(run {baseline.run_id}), k={k}, tolerance {_fmt(tolerance)}"
+             + (", noise-aware" if noise_aware else ""))
+    if parts:
+        return GateResult(False, lines, f"gate failed: {', '.join(parts)}; {where}")
+    return GateResult(True, lines, f"gate passed: {where}")
+
+
+def _line(status: str, kind: str, metric: str, base: float, cur: float, tol: float,
+          scope: str, interval: tuple[float, float] | None = None) -> str:
+    ci = "" if interval is None else (
+        f", 95% interval [{_signed(interval[0])}, {_signed(interval[1])}]"
+    )
+    return (
+        f"{status}: {kind} {metric}: baseline {_fmt(base)}, current {_fmt(cur)}, change "
+        f"{_signed(cur - base)}{ci}, tolerance {_fmt(tol)} ({scope})"
+    )
+
+
+def _compare_matched(
+    kind: str, cur: TaskTable, base_members: list[Variant], k: int, tol: float,
+    noise_aware: bool, b: int, seed: int, lines: list[str],
+) -> int:
+    if not base_members:
+        lines.append(f"note: class {kind}: the baseline has no per-prompt counts for it")
+        return 0
+    base = per_task(base_members, [k], k)
+    mine, theirs = matched(cur, base)
+    if mine.size == 0:
+        lines.append(
+            f"note: class {kind}: no task in both the run and the baseline (not compared)"
+        )
+        return 0
+    w = cur.weights[mine]
+    cur_rows = np.vstack([cur.mean[mine], cur.pass_hat[k][mine]])
+    base_rows = np.vstack([base.mean[theirs], base.pass_hat[k][theirs]])
+    boot = None
+    if noise_aware:
+        boot = paired_bootstrap(cur_rows, base_rows, w, b=b, seed=stream_seed(seed, "gate", kind))
+    found = 0
+    for i, metric in enumerate(("mean", f"pass^{k}")):
+        c_val, b_val = wmean(cur_rows[i], w), wmean(base_rows[i], w)
+        change = c_val - b_val
+        ci = None
+        if boot is not None:
+            ci = (float(boot.low[i]), float(boot.high[i]))
+            bad = ci[1] < -tol - EPS
+            status = ("regression" if bad else
+                      "within noise" if change < -tol - EPS else "ok")
+        else:
+            bad = change < -tol - EPS
+            status = "regression" if bad else "ok"
+        found += bad
+        lines.append(_line(status, kind, metric, b_val, c_val, tol,
+                           f"{mine.size} matched tasks", ci))
+    return found
+
+
+def _compare_figures(
+    kind: str, cur: TaskTable, base: ClassFigures, k: int, tol: float, lines: list[str]
+) -> int:
+    found = 0
+    for metric, b_val, c_arr in (("mean", base.mean, cur.mean),
+                                 (f"pass^{k}", base.pass_hat_k, cur.pass_hat[k])):
+        c_val = wmean(c_arr, cur.weights)
+        bad = c_val - b_val < -tol - EPS
+        found += bad
+        lines.append(_line(
+            "regression" if bad else "ok", kind, metric, b_val, c_val, tol,
+            f"all {len(cur.ids)} tasks of the run; the baseline has no per-prompt counts",
+        ))
+    return found
+
+
+def _counts_text(n: int, c: int, w: int, e: int) -> str:
+    return f"{c}/{n} passed ({w} wrong, {e} errored)"
+
+
+def _baseline_labels(baseline: Baseline) -> dict[str, str]:
+    """The baseline's task labels: recomputed from its per-prompt counts where it has them
+    (the current per-prompt rule), else as written in ``task_labels``."""
+    labels: dict[str, str] = dict(baseline.task_labels)
+    found: dict[str, list[Label]] = {}
+    for b in baseline.variants:
+        found.setdefault(f"{b.task_id}/{b.perturbation}", []).append(prompt_label(b.n, b.passed))
+    labels.update({key: task_label(prompts) for key, prompts in found.items()})
+    return labels
+
+
+def _labels(
+    data: RunData, baseline: Baseline, noise_aware: bool, lines: list[str]
+) -> tuple[int, int, int]:
+    """Label changes against the baseline: (newly flaky, newly brittle, newly failing)."""
+    flaky = brittle = failing = 0
+    prefix = "note: " if noise_aware else ""
+    base = _baseline_labels(baseline)
+    base_failing = {b.variant_id for b in baseline.variants if b.passed == 0}
+    now_labels = _task_labels(data.variants)
+    now_failing: dict[str, list[str]] = {}
+    for v in data.variants:
+        if v.passed == 0:
+            now_failing.setdefault(f"{v.task_id}/{v.kind}", []).append(v.variant_id)
+    for key, (n, c, w, e) in sorted(_task_counts(data.variants).items()):
+        before = base.get(key)
+        now = now_labels[key]
+        new_fail = sorted(set(now_failing.get(key, [])) - base_failing)
+        if before == "stable-pass" and now == "flaky":
+            flaky += 1
+            lines.append(f"{prefix}newly flaky: {key}: baseline stable-pass, now "
+                         f"{_counts_text(n, c, w, e)}")
+        elif before in ("stable-pass", "flaky") and now == "brittle" and new_fail:
+            brittle += 1
+            lines.append(f"{prefix}newly brittle: {key}: baseline {before}, now "
+                         f"{_counts_text(n, c, w, e)}; failing every trial: "
+                         f"{', '.join(new_fail)}")
+        elif before in ("stable-pass", "flaky", "brittle") and now == "stable-fail":
+            failing += 1
+            lines.append(f"{prefix}newly failing: {key}: baseline {before}, now "
+                         f"{_counts_text(n, c, w, e)}")
+    if noise_aware:
+        return 0, 0, 0
+    return flaky, brittle, failing
+
+
+def _require(data: RunData, k: int, require: float, metric: str, lines: list[str]) -> int:
+    below = 0
+    by_kind = _by_kind(data.variants)
+    for kind in class_order(set(by_kind)):
+        members = by_kind[kind]
+        table = per_task(members, [k], k)
+        values = table.pass_hat[k] if metric == "pass^k" else table.pass_at[k]
+        counts = _task_counts(members)
+        for task_id, value in zip(table.ids, values.tolist(), strict=True):
+            if value < require - EPS:
+                below += 1
+                n, c, w, e = counts[f"{task_id}/{kind}"]
+                name = f"pass^{k}" if metric == "pass^k" else f"pass@{k}"
+                lines.append(
+                    f"below --require {_fmt(require)}: {task_id}/{kind} {name} {_fmt(value)} "
+                    f"(n={n}: {c} passed, {w} wrong, {e} errored)"
+                )
+    return below
+
+
+def run_gate(
+    run_dir: str | Path,
+    baseline_path: str | Path,
+    *,
+    tolerance: float = 0.05,
+    require: float | None = None,
+    require_metric: str = "pass^k",
+    k: int | None = None,
+    noise_aware: bool = False,
+    bootstrap: int = 2000,
+    seed: int = 0,
+) -> GateResult:
+    """:func:`check_gate`, raising :class:`GateFailed` (exit 1) when it fails."""
+    result = check_gate(
+        run_dir, baseline_path, tolerance=tolerance, require=require,
+        require_metric=require_metric, k=k, noise_aware=noise_aware, bootstrap=bootstrap,
+        seed=seed,
+    )
+    if not result.passed:
+        raise GateFailed(result.summary, result.lines)
+    return result

@@ -1,0 +1,200 @@
+"""``openai:MODEL``: an OpenAI-compatible chat-completions model as the agent.
+
+One ``AsyncOpenAI`` client serves the whole run (its connection pool is shared by all
+trials). The prompt is sent as a single user message; ``temperature`` (when given) and the
+trial's seed are sent as sampling parameters. The key comes from ``OPENAI_API_KEY`` or the
+variable named by ``--api-key-env``; the base URL from ``--base-url`` or ``OPENAI_BASE_URL``.
+
+Retries come from :func:`perturb.io.llm.chat_with_retries` (the client's own are switched off):
+a 429 waits for ``Retry-After`` / ``retry-after-ms`` when the server sends one, 5xx, 408/409,
+timeouts, connection errors and malformed replies (truncated JSON, no ``choices``, a message
+without content) back off exponentially, at most ``MAX_RETRIES`` retries; the
+count is recorded in the trial's trace (``trace.retries``). 401, 403 and 404 stop the run
+(every trial would fail the same way); other refusals, and giving up, make the trial
+``errored`` with kind ``api``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from perturb.errors import AgentLoadError, LLMError
+from perturb.run.agents import AgentCallError, AgentFatalError, AgentResponse
+
+MAX_RETRIES = 6
+BASE_DELAY_S = 0.5
+MAX_WAIT_S = 120.0
+FATAL_STATUS = (401, 403, 404)
+"""Refusals that stop the run: a bad key, missing permission, an unknown model or URL."""
+
+
+def strip_credentials(url: str | None) -> str | None:
+    """``url`` without user:password, query string or fragment (they may carry keys)."""
+    if not url:
+        return url
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = f"{host}:{parts.port}" if parts.port else host
+    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
+
+
+def require_content(completion: Any) -> None:
+    """Raise ValueError (retried as a malformed reply) when the first choice has no text,
+    unless the model refused or a content filter stopped it (those are answers)."""
+    choice = completion.choices[0]
+    message = choice.message
+    if message.content is None and not getattr(message, "refusal", None) and (
+        choice.finish_reason != "content_filter"
+    ):
+        raise ValueError(
+            f"choices[0].message has no content (finish_reason {choice.finish_reason!r}; "
+            "expected the answer as text)"
+        )
+
+
+async def complete(
+    client: Any,
+    *,
+    what: str,
+    model: str,
+    messages: list[dict[str, Any]],
+    temperature: float | None,
+    seed: int | None,
+    timeout: float | None,
+    max_retries: int = MAX_RETRIES,
+    base_delay: float = BASE_DELAY_S,
+) -> tuple[Any, int]:
+    """One chat completion through :func:`perturb.io.llm.chat_with_retries`; ``(completion,
+    retries)``. Raises :class:`AgentFatalError` for 401/403/404 and :class:`AgentCallError`
+    (kind ``api``) for other failures."""
+    from perturb.io.llm import chat_with_retries
+
+    try:
+        return await chat_with_retries(
+            client, model=model, messages=messages, temperature=temperature, seed=seed,
+            timeout=timeout, max_retries=max_retries, base_delay=base_delay,
+            max_wait=MAX_WAIT_S, validate=require_content,
+        )
+    except LLMError as exc:
+        if exc.status in FATAL_STATUS:
+            raise AgentFatalError(f"{what}: {exc}") from None
+        raise AgentCallError("api", str(exc)) from None
+
+
+class OpenAIAgent:
+    """The ``openai:MODEL`` adapter."""
+
+    def __init__(
+        self,
+        *,
+        spec: str,
+        model: str,
+        api_key: str,
+        base_url: str | None,
+        temperature: float | None,
+        request_timeout: float | None,
+        send_seed: bool = True,
+        max_retries: int = MAX_RETRIES,
+        base_delay: float = BASE_DELAY_S,
+    ) -> None:
+        self.spec = spec
+        self.model = model
+        self._api_key = api_key
+        self.base_url = base_url
+        self.temperature = temperature
+        self.request_timeout = request_timeout
+        self.send_seed = send_seed
+        self.max_retries = max_retries
+        self.base_delay = base_delay
+        self._client: Any = None
+
+    @classmethod
+    def from_env(
+        cls,
+        *,
+        spec: str,
+        model: str,
+        base_url: str | None,
+        api_key_env: str | None,
+        temperature: float | None,
+        request_timeout: float | None,
+    ) -> OpenAIAgent:
+        env_name = api_key_env or "OPENAI_API_KEY"
+        key = os.environ.get(env_name)
+        if not key:
+            raise AgentLoadError(
+                f"agent {spec!r}: environment variable {env_name} is not set (expected the API "
+                "key there, or name another variable with --api-key-env; any value works for a "
+                "local server that ignores keys)"
+            )
+        url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        return cls(
+            spec=spec,
+            model=model,
+            api_key=key,
+            base_url=url,
+            temperature=temperature,
+            request_timeout=request_timeout,
+        )
+
+    async def start(self) -> None:
+        from openai import AsyncOpenAI
+
+        self._client = AsyncOpenAI(
+            api_key=self._api_key,
+            base_url=self.base_url,
+            max_retries=0,
+            timeout=self.request_timeout or 600.0,
+        )
+
+    async def call(self, request: dict[str, Any]) -> AgentResponse:
+        resp, retries = await complete(
+            self._client,
+            what=f"{self.spec} at {strip_credentials(self.base_url)}",
+            model=self.model,
+            messages=[{"role": "user", "content": request["prompt"]}],
+            temperature=self.temperature,
+            seed=request.get("seed") if self.send_seed else None,
+            timeout=self.request_timeout,
+            max_retries=self.max_retries,
+            base_delay=self.base_delay,
+        )
+        if not resp.choices:
+            raise AgentCallError("malformed", "the server returned no choices")
+        choice = resp.choices[0]
+        usage = None
+        if resp.usage is not None:
+            usage = {
+                "input_tokens": resp.usage.prompt_tokens,
+                "output_tokens": resp.usage.completion_tokens,
+                "cost_usd": None,
+            }
+        trace = {
+            "model": resp.model,
+            "system_fingerprint": resp.system_fingerprint,
+            "finish_reason": choice.finish_reason,
+            "retries": retries,
+        }
+        return AgentResponse(output=choice.message.content, trace=trace, usage=usage)
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+    def describe(self) -> dict[str, Any]:
+        return {
+            "model": self.model,
+            "base_url": strip_credentials(self.base_url),
+            "sampling": {
+                "temperature": self.temperature,
+                "seed": "per-trial" if self.send_seed else None,
+            },
+        }
+
+    def secrets(self) -> list[str]:
+        return [self._api_key]

@@ -1,0 +1,382 @@
+"""``perturb run``: n trials of every selected fixture entry, streamed to ``runs/<id>/``.
+
+Flow: resolve the config (tier, then flags) -> refuse if ``perturb verify`` fails -> load the
+agent and check every grader -> write or check ``manifest.json`` (a resume whose config
+differs is refused, naming each field) -> scan ``trials.jsonl`` for what is done -> run the
+missing (variant, attempt) pairs.
+
+Scheduling: ``concurrency`` worker coroutines pull (entry, attempt) pairs from one lazy
+iterator (attempt-major), so there is no barrier between attempts and nothing is
+materialised. Sync agents run in a thread pool; every agent call has the per-trial timeout.
+
+Durability: each finished trial is written to ``trials.jsonl`` with one ``write()`` before it
+is counted, so a SIGKILL loses no trial that was counted; rerunning the same command runs
+exactly the pairs without a line. ``fsync`` is grouped (at most ``FSYNC_INTERVAL_S`` apart,
+and at the end): only an OS crash or power loss can lose the trials of that last interval,
+and those are simply run again on resume (a torn line is cut off), never duplicated.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from perturb.errors import GraderError, UsageError
+from perturb.freeze.core import assert_verified, load_fixtures
+from perturb.freeze.fixtures import lock_path_for
+from perturb.io.config import VARIANT_KINDS, Tier, get_tier
+from perturb.io.hashing import sha256_bytes, short_id
+from perturb.io.jsonl import Appender, read_bytes
+from perturb.records import FixtureEntry, RunManifest
+from perturb.run.agents import Agent, add_import_paths, load_agent
+from perturb.run.graders import check_grader
+from perturb.run.scheduler import Counts, TrialRunner
+from perturb.run.store import (
+    TrialIndex,
+    config_hash,
+    read_manifest,
+    redact,
+    refuse_drift,
+    run_lock,
+    scan_trials,
+    versions,
+    write_manifest,
+)
+from perturb.tasks import suite_name
+
+DEFAULT_CONCURRENCY = 8
+DEFAULT_TIMEOUT_S = 300.0
+FSYNC_INTERVAL_S = 1.0
+
+
+@dataclass
+class RunOptions:
+    """Everything ``perturb run`` accepts. None means "from the tier, else the default"."""
+
+    fixtures: Path
+    agent: str
+    trials: int | None = None
+    concurrency: int | None = None
+    timeout: float | None = None
+    classes: list[str] | None = None
+    tasks: list[str] | None = None
+    tier: str | None = None
+    temperature: float | None = None
+    seed: int = 0
+    out: Path | None = None
+    retry_errored: bool = False
+    base_url: str | None = None
+    api_key_env: str | None = None
+    judge_model: str | None = None
+    progress: bool | None = None
+    """None: a progress bar when stderr is a terminal."""
+    progress_console: Any = None
+    """A ``rich.console.Console`` for the bar (tests and benchmarks)."""
+
+
+@dataclass
+class RunSummary:
+    """What a ``perturb run`` invocation did."""
+
+    run_id: str
+    run_dir: Path
+    trials_path: Path
+    ran: int
+    passed: int
+    wrong: int
+    errored: int
+    done: int
+    total: int
+    totals: dict[str, int]
+    wall_s: float
+    retry_pass: int | None = None
+    resumed: bool = False
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        """The one-line summary the CLI prints."""
+        what = "re-ran" if self.retry_pass else "ran"
+        head = (
+            f"{what} {self.ran} trials in {self.wall_s:.2f} s: {self.passed} passed, "
+            f"{self.wrong} wrong, {self.errored} errored"
+        )
+        if self.retry_pass:
+            head += f" (retry pass {self.retry_pass})"
+        t = self.totals
+        run = (
+            f"run {self.run_id}: {self.done}/{self.total} trials done ({t['passed']} passed, "
+            f"{t['wrong']} wrong, {t['errored']} errored) in {self.trials_path}"
+        )
+        tail = f"next: perturb report {self.run_dir}"
+        if self.done < self.total:
+            tail = "rerun the same command to finish, then " + tail
+        elif t["errored"]:
+            tail += f" (or --retry-errored to re-run the {t['errored']} errored)"
+        return f"{head}; {run}; {tail}"
+
+
+def utc_now() -> str:
+    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _select(
+    entries: list[FixtureEntry], tasks: int | list[str] | None, classes: list[str], fixtures: Path
+) -> tuple[list[FixtureEntry], list[str] | None]:
+    task_order: list[str] = []
+    for entry in entries:
+        if not task_order or task_order[-1] != entry.task_id:
+            if entry.task_id not in task_order:
+                task_order.append(entry.task_id)
+    task_ids: list[str] | None
+    if tasks is None:
+        task_ids = None
+    elif isinstance(tasks, int):
+        task_ids = task_order[:tasks] if tasks < len(task_order) else None
+    else:
+        known = set(task_order)
+        unknown = [t for t in tasks if t not in known]
+        if unknown:
+            raise UsageError(
+                f"unknown task {unknown[0]!r} in --tasks (expected ids from {fixtures}: "
+                f"{', '.join(task_order[:8])}{', ...' if len(task_order) > 8 else ''})"
+            )
+        task_ids = sorted(set(tasks))
+    wanted = set(task_ids) if task_ids is not None else None
+    chosen = [
+        e for e in entries
+        if e.perturbation in classes and (wanted is None or e.task_id in wanted)
+    ]
+    if not chosen:
+        raise UsageError(
+            f"{fixtures}: no entries match classes {', '.join(classes)}"
+            + (f" and tasks {', '.join(task_ids)}" if task_ids else "")
+            + " (expected at least one fixture entry to run)"
+        )
+    return chosen, task_ids
+
+
+def _resolve(options: RunOptions, root: Path) -> tuple[Tier | None, int, int, float, list[str], Any]:
+    tier = get_tier(root, options.tier) if options.tier else None
+
+    def pick(flag: Any, from_tier: Any, default: Any, name: str) -> Any:
+        value = flag if flag is not None else from_tier if from_tier is not None else default
+        if value is None:
+            raise UsageError(f"no {name} given (expected {name} N, or --tier with trials set)")
+        if value <= 0:
+            raise UsageError(f"{name} must be > 0, got {value}")
+        return value
+
+    trials = pick(options.trials, tier.trials if tier else None, None, "--trials")
+    concurrency = pick(
+        options.concurrency, tier.concurrency if tier else None, DEFAULT_CONCURRENCY,
+        "--concurrency",
+    )
+    timeout = pick(options.timeout, tier.timeout if tier else None, DEFAULT_TIMEOUT_S, "--timeout")
+    classes = options.classes or (tier.classes if tier else None) or list(VARIANT_KINDS)
+    bad = [c for c in classes if c not in VARIANT_KINDS]
+    if bad:
+        raise UsageError(
+            f"unknown class {bad[0]!r} in --classes (expected some of: {', '.join(VARIANT_KINDS)})"
+        )
+    classes = [c for c in VARIANT_KINDS if c in set(classes)]
+    tasks: Any = options.tasks if options.tasks else (tier.tasks if tier else None)
+    return tier, trials, concurrency, float(timeout), classes, tasks
+
+
+def _secrets(agent: Agent, judge: Any, options: RunOptions) -> list[str]:
+    values = [*agent.secrets(), *(judge.secrets() if judge else [])]
+    for name in {"OPENAI_API_KEY", options.api_key_env or "OPENAI_API_KEY"}:
+        value = os.environ.get(name)
+        if value:
+            values.append(value)
+    return sorted({v for v in values if len(v) >= 8}, key=len, reverse=True)
+
+
+def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
+    models = {e.grader.model for e in entries if e.grader.type == "llm_judge"}
+    if not models:
+        return None
+    from perturb.run.graders.judge import LLMJudge
+
+    default = options.judge_model or next((m for m in sorted(m for m in models if m)), None)
+    env_name = options.api_key_env or "OPENAI_API_KEY"
+    key = os.environ.get(env_name)
+    if not default or not key:
+        return None  # check_grader reports what is missing
+    url = options.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    return LLMJudge(model=default, api_key=key, base_url=url, models={m or default for m in models})
+
+
+def _iter_jobs(
+    entries: list[FixtureEntry], trials: int, index: TrialIndex, retry_errored: bool
+) -> Iterator[tuple[FixtureEntry, int, int]]:
+    """(entry, attempt, retry) for every pair still to run, attempt-major."""
+    latest = index.latest
+    for attempt in range(trials):
+        for entry in entries:
+            prev = latest.get((entry.id, attempt))
+            if prev is None:
+                yield entry, attempt, 0
+            elif retry_errored and prev[1] == "errored":
+                yield entry, attempt, prev[0] + 1
+
+
+def run(options: RunOptions) -> RunSummary:
+    """Run (or resume) the trials; see the module docstring."""
+    fixtures = Path(options.fixtures)
+    root = fixtures.parent.parent
+    tier, trials, concurrency, timeout, classes, tasks = _resolve(options, root)
+    lock = assert_verified(fixtures)
+    lock_sha = sha256_bytes(read_bytes(lock_path_for(fixtures)))
+    suite = suite_name(fixtures)
+    entries, task_ids = _select(load_fixtures(fixtures), tasks, classes, fixtures)
+    shas = {e.id: e.sha256 for e in lock.entries}
+    add_import_paths(root)  # callable graders and python agents live in the project
+
+    agent = load_agent(
+        options.agent, project_root=root, base_url=options.base_url,
+        api_key_env=options.api_key_env, temperature=options.temperature,
+        request_timeout=timeout,
+    )
+    judge = _make_judge(entries, options)
+    for entry in entries:
+        try:
+            check_grader(entry.grader, entry.expected, judge=judge)
+        except GraderError as exc:
+            raise GraderError(f"{fixtures}: {entry.id}: grader: {exc}") from None
+    secrets = _secrets(agent, judge, options)
+
+    facts = agent.describe()
+    sampling = {"temperature": options.temperature, **facts.get("sampling", {})}
+    config: dict[str, Any] = {
+        "suite": suite,
+        "lock_sha256": lock_sha,
+        "agent": redact(options.agent, secrets),
+        "model": facts.get("model"),
+        "base_url": facts.get("base_url"),
+        "sampling": sampling,
+        "trials": trials,
+        "timeout_s": timeout,
+        "classes": classes,
+        "task_ids": task_ids,
+        "judge": judge.describe() if judge else None,
+        "seed": options.seed,
+    }
+    digest = config_hash(config)
+    run_dir = Path(options.out) if options.out else root / "runs" / f"{suite}-{short_id(digest, 8)}"
+    manifest_path = run_dir / "manifest.json"
+
+    if options.retry_errored and not manifest_path.exists():
+        raise UsageError(
+            f"{run_dir}: no run to retry (expected {manifest_path}; run without "
+            "--retry-errored first)"
+        )
+    plan = _Plan(
+        options=options, fixtures=fixtures, run_dir=run_dir, config=config, digest=digest,
+        tier=tier, trials=trials, concurrency=concurrency, timeout=timeout, entries=entries,
+        shas=shas, suite=suite, agent=agent, judge=judge, secrets=secrets,
+    )
+    with run_lock(run_dir):  # creates the directory; one writer per run directory
+        return _execute(plan)
+
+
+@dataclass
+class _Plan:
+    """Everything resolved before the run directory is touched."""
+
+    options: RunOptions
+    fixtures: Path
+    run_dir: Path
+    config: dict[str, Any]
+    digest: str
+    tier: Tier | None
+    trials: int
+    concurrency: int
+    timeout: float
+    entries: list[FixtureEntry]
+    shas: dict[str, str]
+    suite: str
+    agent: Agent
+    judge: Any
+    secrets: list[str]
+
+
+def _execute(plan: _Plan) -> RunSummary:
+    """Write or check the manifest, find what is done, run the rest (under the run lock)."""
+    options, run_dir, tier, trials = plan.options, plan.run_dir, plan.tier, plan.trials
+    entries, config, secrets = plan.entries, plan.config, plan.secrets
+    run_id = run_dir.name
+    manifest_path = run_dir / "manifest.json"
+    trials_path = run_dir / "trials.jsonl"
+    retry_pass: int | None = None
+    if manifest_path.exists():
+        manifest = read_manifest(manifest_path)
+        refuse_drift(manifest_path, manifest, config)
+        manifest.concurrency = plan.concurrency
+        manifest.tier = tier.name if tier else manifest.tier
+        resumed = True
+    else:
+        if trials_path.exists():
+            raise UsageError(
+                f"{trials_path} exists but {manifest_path} does not (expected a run directory "
+                "written by `perturb run`; choose another --out)"
+            )
+        manifest = RunManifest.model_validate({
+            "run_id": run_id, "fixtures": str(plan.fixtures), "concurrency": plan.concurrency,
+            "tier": tier.name if tier else None, "started_at": utc_now(),
+            "config_hash": plan.digest, **versions(), **config,
+        })
+        resumed = False
+    index = scan_trials(trials_path)
+    if options.retry_errored:
+        errored = sum(1 for _, o in index.latest.values() if o == "errored")
+        retry_pass = len(manifest.retries) + 1
+        manifest.retries.append({"pass": retry_pass, "at": utc_now(), "errored": errored})
+    write_manifest(manifest_path, manifest, secrets)
+
+    total = len(entries) * trials
+    selected_ids = {e.id for e in entries}
+    before = dict.fromkeys(("passed", "wrong", "errored"), 0)
+    done_before = 0
+    for (variant_id, attempt), (_, outcome) in index.latest.items():
+        if variant_id in selected_ids and attempt < trials:
+            before[outcome] += 1
+            done_before += 1
+    jobs = _iter_jobs(entries, trials, index, options.retry_errored)
+    todo = (total - done_before) + (before["errored"] if options.retry_errored else 0)
+
+    started = time.perf_counter()
+    counts = Counts()
+    runner = TrialRunner(
+        agent=plan.agent, judge=plan.judge, run_id=run_id, suite=plan.suite, shas=plan.shas,
+        seed=options.seed, temperature=options.temperature, timeout=plan.timeout,
+        concurrency=plan.concurrency,
+        secrets=secrets, counts=counts, fsync_interval=FSYNC_INTERVAL_S,
+    )
+    show = options.progress if options.progress is not None else sys.stderr.isatty()
+    with Appender(trials_path, fsync=False) as appender:
+        asyncio.run(
+            runner.run(
+                jobs, appender, todo=todo, progress=show, console=options.progress_console,
+                label=run_id,
+            )
+        )
+    wall = time.perf_counter() - started
+    totals = dict(before)
+    if options.retry_errored:
+        totals["errored"] -= counts.retried
+    for key in totals:
+        totals[key] += getattr(counts, key)
+    return RunSummary(
+        run_id=run_id, run_dir=run_dir, trials_path=trials_path, ran=counts.ran,
+        passed=counts.passed, wrong=counts.wrong, errored=counts.errored,
+        done=done_before + counts.ran - counts.retried, total=total, totals=totals,
+        wall_s=wall, retry_pass=retry_pass, resumed=resumed,
+    )

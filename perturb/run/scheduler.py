@@ -1,0 +1,334 @@
+"""The trial loop of ``perturb run``: call the agent, grade, append one line, count.
+
+``TrialRunner.run`` starts ``concurrency`` worker coroutines that pull jobs from one shared
+iterator, a grouped-fsync task and (optionally) a progress-bar task. The per-trial path is
+kept cheap: the record is a plain dict serialised with one ``json.dumps`` (its keys are the
+:class:`~perturb.records.Trial` fields, checked by the tests), counters are plain ints and the
+progress bar reads them a few times a second instead of being updated per trial.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from perturb.errors import OutputError
+from perturb.io.hashing import content_hash
+from perturb.io.jsonl import Appender
+from perturb.records import FixtureEntry
+from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
+from perturb.run.graders import grade, grade_async
+from perturb.run.store import trial_seed
+
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
+
+
+@dataclass
+class Counts:
+    """Live counters of one invocation."""
+
+    ran: int = 0
+    passed: int = 0
+    wrong: int = 0
+    errored: int = 0
+    retried: int = 0
+    """Trials that replaced an earlier errored line (``--retry-errored``)."""
+
+
+class _TrialTimeout(Exception):
+    pass
+
+
+@dataclass
+class _Ctx:
+    """Per fixture entry, computed once: the record's fixed fields and the grading inputs."""
+
+    entry: FixtureEntry
+    head: dict[str, Any]
+    task_context: dict[str, Any]
+    slow_grader: bool
+
+
+class TrialRunner:
+    """Runs jobs ``(entry, attempt, retry)`` and appends one Trial line per job."""
+
+    def __init__(
+        self,
+        *,
+        agent: Agent,
+        judge: Any,
+        run_id: str,
+        suite: str,
+        shas: dict[str, str],
+        seed: int,
+        temperature: float | None,
+        timeout: float,
+        concurrency: int,
+        secrets: list[str],
+        counts: Counts,
+        fsync_interval: float,
+    ) -> None:
+        self.agent = agent
+        self.judge = judge
+        self.run_id = run_id
+        self.suite = suite
+        self.shas = shas
+        self.seed = seed
+        self.temperature = temperature
+        self.timeout = timeout
+        self.concurrency = concurrency
+        self.secrets = secrets
+        self.counts = counts
+        self.fsync_interval = fsync_interval
+        self._ctx: dict[str, _Ctx] = {}
+        self._pool: DaemonPool | None = None
+        self._written = 0
+
+    # ------------------------------------------------------------------ per trial
+
+    def _context(self, entry: FixtureEntry) -> _Ctx:
+        ctx = self._ctx.get(entry.id)
+        if ctx is None:
+            ctx = _Ctx(
+                entry=entry,
+                head={
+                    "run_id": self.run_id,
+                    "suite": self.suite,
+                    "task_id": entry.task_id,
+                    "variant_id": entry.id,
+                    "variant_sha256": self.shas.get(entry.id) or content_hash(entry),
+                    "perturbation": entry.perturbation,
+                    "level": entry.level,
+                    "epsilon": entry.epsilon,
+                    "weight": entry.weight,
+                },
+                task_context={
+                    "task_id": entry.task_id,
+                    "variant_id": entry.id,
+                    "perturbation": entry.perturbation,
+                    "prompt": entry.prompt,
+                    "expected": entry.expected,
+                    "slots": entry.slots,
+                    "metadata": entry.metadata,
+                },
+                slow_grader=entry.grader.type in ("callable", "llm_judge"),
+            )
+            self._ctx[entry.id] = ctx
+        return ctx
+
+    async def _call(self, request: dict[str, Any]) -> Any:
+        if sys.version_info >= (3, 11):
+            try:
+                async with asyncio.timeout(self.timeout) as scope:
+                    return await self.agent.call(request)
+            except TimeoutError:
+                if scope.expired():
+                    raise _TrialTimeout from None
+                raise
+        try:
+            return await asyncio.wait_for(self.agent.call(request), self.timeout)
+        except asyncio.TimeoutError:  # pragma: no cover - Python 3.10
+            raise _TrialTimeout from None
+
+    async def _grade(self, ctx: _Ctx, output: Any) -> tuple[bool, str | None]:
+        entry = ctx.entry
+        if not ctx.slow_grader:
+            return grade(entry.grader, entry.expected, output, ctx.task_context)
+        if entry.grader.type == "llm_judge":
+            return await grade_async(
+                entry.grader, entry.expected, output, ctx.task_context, judge=self.judge
+            )
+        if self._pool is None:
+            self._pool = DaemonPool("perturb-grader")
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(
+            self._pool, grade, entry.grader, entry.expected, output, ctx.task_context
+        )
+
+    async def _trial(self, entry: FixtureEntry, attempt: int, retry: int) -> tuple[bytes, str]:
+        ctx = self._context(entry)
+        seed = trial_seed(self.seed, entry.id, attempt)
+        request = {
+            "prompt": entry.prompt,
+            "task_id": entry.task_id,
+            "variant_id": entry.id,
+            "perturbation": entry.perturbation,
+            "attempt": attempt,
+            "seed": seed,
+            "temperature": self.temperature,
+            "metadata": entry.metadata,
+        }
+        output = trace = usage = error = kind = note = None
+        started = time.perf_counter()
+        try:
+            response = await self._call(request)
+            output, trace, usage = response.output, response.trace, response.usage
+            outcome = "ok"
+        except AgentFatalError:
+            raise
+        except _TrialTimeout:
+            outcome, kind, error = "errored", "timeout", f"timed out after {self.timeout:g} s"
+        except AgentCallError as exc:
+            outcome, kind, error = "errored", exc.kind, str(exc)
+        except Exception as exc:  # noqa: BLE001 - the agent crashed: an errored trial
+            outcome, kind, error = "errored", "exception", exception_text(exc)
+        latency = time.perf_counter() - started
+        if outcome == "ok":
+            try:
+                passed, note = await self._grade(ctx, output)
+                outcome = "passed" if passed else "wrong"
+            except AgentFatalError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - a grader failing on this output
+                outcome, kind, error = "errored", "grader", f"grading failed: {exception_text(exc)}"
+        record = dict(ctx.head)
+        record["attempt"] = attempt
+        record["outcome"] = outcome
+        record["output"] = output
+        record["error"] = error
+        record["error_kind"] = kind
+        record["grader_note"] = note
+        record["latency_s"] = round(latency, 6)
+        record["usage"] = usage
+        record["trace"] = trace
+        record["seed"] = seed
+        record["retry"] = retry
+        try:
+            line = _dumps(record)
+        except (TypeError, ValueError) as exc:
+            outcome = "errored"
+            record.update(
+                outcome=outcome, output=None, trace=None, grader_note=None, error_kind="malformed",
+                error=f"the agent's output or trace is not JSON-serialisable: {exc}",
+            )
+            line = _dumps(record)
+        if self.secrets:
+            for secret in self.secrets:
+                if secret in line:
+                    line = line.replace(secret, "[REDACTED]")
+        return (line + "\n").encode("utf-8"), outcome
+
+    # ------------------------------------------------------------------ loop
+
+    async def _worker(
+        self, jobs: Iterator[tuple[FixtureEntry, int, int]], appender: Appender
+    ) -> None:
+        counts = self.counts
+        for entry, attempt, retry in jobs:
+            data, outcome = await self._trial(entry, attempt, retry)
+            appender.append_raw(data)  # written before it is counted: SIGKILL-safe
+            self._written += 1
+            counts.ran += 1
+            if outcome == "passed":
+                counts.passed += 1
+            elif outcome == "wrong":
+                counts.wrong += 1
+            else:
+                counts.errored += 1
+            if retry:
+                counts.retried += 1
+
+    async def _fsync_loop(self, appender: Appender) -> None:
+        synced = 0
+        while True:
+            await asyncio.sleep(self.fsync_interval)
+            if self._written != synced:
+                synced = self._written
+                await asyncio.to_thread(appender.sync)
+
+    async def _progress_loop(self, progress: Any, task: Any, started: float) -> None:
+        counts = self.counts
+        while True:
+            await asyncio.sleep(0.2)
+            elapsed = max(time.perf_counter() - started, 1e-9)
+            progress.update(
+                task, completed=counts.ran, rate=f"{counts.ran / elapsed:.1f}/s",
+                passed=counts.passed, wrong=counts.wrong, errored=counts.errored,
+            )
+            progress.refresh()
+
+    def _make_progress(self, console: Any, todo: int, label: str) -> tuple[Any, Any]:
+        from rich.console import Console
+        from rich.progress import (
+            BarColumn,
+            MofNCompleteColumn,
+            Progress,
+            TextColumn,
+            TimeRemainingColumn,
+        )
+
+        progress = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("ETA"),
+            TimeRemainingColumn(),
+            TextColumn(
+                "[green]{task.fields[passed]} passed[/] [yellow]{task.fields[wrong]} wrong[/] "
+                "[red]{task.fields[errored]} errored[/]"
+            ),
+            console=console or Console(stderr=True),
+            auto_refresh=False,
+        )
+        task = progress.add_task(
+            label, total=todo, rate="", passed=0, wrong=0, errored=0
+        )
+        progress.start()
+        return progress, task
+
+    async def run(
+        self,
+        jobs: Iterator[tuple[FixtureEntry, int, int]],
+        appender: Appender,
+        *,
+        todo: int,
+        progress: bool,
+        console: Any = None,
+        label: str = "trials",
+    ) -> None:
+        """Run every job; re-raises :class:`AgentFatalError` (in-flight trials are dropped,
+        unwritten, so a rerun does them)."""
+        started = time.perf_counter()
+        await self.agent.start()
+        helpers: list[asyncio.Task[None]] = [asyncio.create_task(self._fsync_loop(appender))]
+        bar = None
+        if progress:
+            bar, task = self._make_progress(console, todo, label)
+            helpers.append(asyncio.create_task(self._progress_loop(bar, task, started)))
+        workers = [
+            asyncio.create_task(self._worker(jobs, appender))
+            for _ in range(max(1, min(self.concurrency, todo)))
+        ]
+        try:
+            done, _ = await asyncio.wait(workers, return_when=asyncio.FIRST_EXCEPTION)
+            for finished in done:
+                error = finished.exception()
+                if error is not None:
+                    raise error
+        finally:
+            for t in [*workers, *helpers]:
+                t.cancel()
+            await asyncio.gather(*workers, *helpers, return_exceptions=True)
+            with contextlib.suppress(OutputError):
+                appender.sync()
+            if bar is not None:
+                elapsed = max(time.perf_counter() - started, 1e-9)
+                bar.update(
+                    task, completed=self.counts.ran, passed=self.counts.passed,
+                    wrong=self.counts.wrong, errored=self.counts.errored,
+                    rate=f"{self.counts.ran / elapsed:.1f}/s",
+                )
+                bar.refresh()
+                bar.stop()
+            await self.agent.aclose()
+            if self.judge is not None:
+                await self.judge.aclose()
+            if self._pool is not None:
+                self._pool.shutdown(wait=False)
