@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Held-out measurement of the rules generator (see benchmarks/heldout/README.md).
+
+Standalone: uses only the `perturb` CLI (subprocess) and the standard library, so it keeps
+working when the package's internals move.
+
+  python3 benchmarks/heldout_eval.py generate --tag before
+  python3 benchmarks/heldout_eval.py show --tag before [--task bank-001] [--cls typo]
+  python3 benchmarks/heldout_eval.py table --tag before [--json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent / "heldout"
+TASKS = ROOT / "tasks" / "heldout.jsonl"
+CLASSES = ["paraphrase", "reorder", "distractor", "self_correction", "typo", "register"]
+LEVELS = "0.1,0.3,0.5"
+
+
+def perturb_exe(given: str | None) -> str:
+    if given:
+        return given
+    found = shutil.which("perturb")
+    if found:
+        return found
+    beside = Path(sys.executable).parent / "perturb"
+    if beside.exists():
+        return str(beside)
+    sys.exit("error: no `perturb` on PATH (pass --perturb PATH)")
+
+
+def read_jsonl(path: Path) -> list[dict]:
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def cmd_generate(args) -> None:
+    exe = perturb_exe(args.perturb)
+    out = ROOT / args.tag
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        cmd = [exe, "generate", str(TASKS), "--generator", "rules", "--seed", str(args.seed),
+               "--per-class", str(args.per_class), "--intensity", args.intensity,
+               "--review-dir", tmp]
+        print("$", " ".join(cmd), file=sys.stderr)
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        sys.stderr.write(proc.stderr)
+        sys.stdout.write(proc.stdout)
+        if proc.returncode != 0:
+            sys.exit(proc.returncode)
+        found = list(Path(tmp).rglob("candidates.jsonl"))
+        if len(found) != 1:
+            sys.exit(f"error: expected one candidates.jsonl under {tmp}, found {found}")
+        src = found[0].parent
+        for name in ("candidates.jsonl", "skipped.jsonl", "generation.json"):
+            if (src / name).exists():
+                shutil.copyfile(src / name, out / name)
+        (out / "command.txt").write_text(
+            "perturb generate benchmarks/heldout/tasks/heldout.jsonl --generator rules --seed "
+            f"{args.seed} --per-class {args.per_class} --intensity {args.intensity} "
+            "--review-dir <tmpdir>\n" + proc.stdout, encoding="utf-8")
+    print(f"copied to {out}", file=sys.stderr)
+
+
+def cmd_show(args) -> None:
+    tasks = {t["id"]: t for t in read_jsonl(TASKS)}
+    cands = read_jsonl(ROOT / args.tag / "candidates.jsonl")
+    labels = {}
+    lp = ROOT / args.tag / "labels.jsonl"
+    if lp.exists():
+        labels = {x["id"]: x for x in read_jsonl(lp)}
+    by_task = defaultdict(list)
+    for c in cands:
+        if args.cls and c["perturbation"] != args.cls:
+            continue
+        by_task[c["task_id"]].append(c)
+    ids = [args.task] if args.task else [i for i in tasks if (not args.prefix or i.startswith(args.prefix))]
+    for tid in ids:
+        t = tasks[tid]
+        print(f"=== {tid}: {t['prompt']}")
+        print(f"    slots: {t.get('slots', {})}")
+        for c in by_task.get(tid, []):
+            lab = labels.get(c["id"])
+            mark = "" if lab is None else f"  [{'N' if lab['natural'] else 'n'}{'M' if lab['meaning'] else 'm'}]"
+            flags = c.get("screen", {}).get("flags") or []
+            print(f"  {c['id']} {c['perturbation'][:5]} L{c['level']} e{c['epsilon']:.2f}{mark}"
+                  f"{' FLAGS=' + repr(flags) if flags else ''}\n      {c['text']}")
+
+
+def pct(n: int, d: int):
+    return None if d == 0 else round(100.0 * n / d, 1)
+
+
+def compute(tag: str) -> dict:
+    tasks = read_jsonl(TASKS)
+    slots = {t["id"]: list((t.get("slots") or {}).values()) for t in tasks}
+    cands = read_jsonl(ROOT / tag / "candidates.jsonl")
+    lp = ROOT / tag / "labels.jsonl"
+    labels = {x["id"]: x for x in read_jsonl(lp)} if lp.exists() else {}
+    corr_path = ROOT / "correctable.json"
+    correctable = set(json.loads(corr_path.read_text())["correctable"]) if corr_path.exists() else None
+    n_tasks = len(tasks)
+    result = {"tag": tag, "tasks": n_tasks, "candidates": len(cands),
+              "labelled": sum(1 for c in cands if c["id"] in labels),
+              "unlabelled": [c["id"] for c in cands if c["id"] not in labels],
+              "classes": {}}
+    for cls in CLASSES:
+        cc = [c for c in cands if c["perturbation"] == cls]
+        with_variant = {c["task_id"] for c in cc}
+        lab = [labels[c["id"]] for c in cc if c["id"] in labels]
+        intact = sum(1 for c in cc if all(v in c["text"] for v in slots[c["task_id"]]))
+        levels = defaultdict(list)
+        for c in cc:
+            levels[c["level"]].append(c["epsilon"])
+        row = {
+            "tasks_no_variant": n_tasks - len(with_variant),
+            "tasks_no_variant_pct": pct(n_tasks - len(with_variant), n_tasks),
+            "candidates": len(cc),
+            "labelled": len(lab),
+            "natural_pct": pct(sum(1 for x in lab if x["natural"]), len(lab)),
+            "meaning_pct": pct(sum(1 for x in lab if x["meaning"]), len(lab)),
+            "both_pct": pct(sum(1 for x in lab if x["natural"] and x["meaning"]), len(lab)),
+            "slots_intact_pct": pct(intact, len(cc)),
+            "levels": {str(lv): {"n": len(e), "requested": lv, "mean_epsilon": round(sum(e) / len(e), 3)}
+                       for lv, e in sorted(levels.items())},
+            "tasks_with_variant_per_level": {str(lv): len({c["task_id"] for c in cc if c["level"] == lv})
+                                             for lv in sorted(levels)},
+        }
+        if cls == "self_correction" and correctable is not None:
+            covered = len(with_variant & correctable)
+            row["correctable_tasks"] = len(correctable)
+            row["correctable_covered"] = covered
+            row["correctable_covered_pct"] = pct(covered, len(correctable))
+        result["classes"][cls] = row
+    return result
+
+
+def fmt(v) -> str:
+    return "–" if v is None else (f"{v:.1f}" if isinstance(v, float) else str(v))
+
+
+def cmd_table(args) -> None:
+    r = compute(args.tag)
+    if args.json:
+        json.dump(r, sys.stdout, indent=1, ensure_ascii=False)
+        print()
+        return
+    lines = [f"Held-out set `{args.tag}`: {r['tasks']} tasks, {r['candidates']} candidates, "
+             f"{r['labelled']} labelled.", "",
+             "| class | tasks with no variant | candidates | natural % | meaning % | natural & meaning % "
+             "| slots intact % | requested → mean measured ε (n) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for cls, row in r["classes"].items():
+        lv = "; ".join(f"{d['requested']} → {d['mean_epsilon']:.2f} ({d['n']})" for d in row["levels"].values())
+        lines.append(f"| {cls} | {row['tasks_no_variant']} ({fmt(row['tasks_no_variant_pct'])}%) | "
+                     f"{row['candidates']} | {fmt(row['natural_pct'])} | {fmt(row['meaning_pct'])} | "
+                     f"{fmt(row['both_pct'])} | {fmt(row['slots_intact_pct'])} | {lv} |")
+    sc = r["classes"]["self_correction"]
+    if "correctable_tasks" in sc:
+        lines += ["", f"self_correction coverage over tasks with a correctable value "
+                      f"(benchmarks/heldout/correctable.json): {sc['correctable_covered']}/"
+                      f"{sc['correctable_tasks']} ({fmt(sc['correctable_covered_pct'])}%)."]
+    lines += ["", "Tasks with at least one variant, per level: " + "; ".join(
+        f"{cls} " + "/".join(str(n) for n in row["tasks_with_variant_per_level"].values())
+        for cls, row in r["classes"].items()) + f" (levels {LEVELS})."]
+    if r["unlabelled"]:
+        lines += ["", f"WARNING: {len(r['unlabelled'])} candidates have no label."]
+    print("\n".join(lines))
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="mode", required=True)
+    g = sub.add_parser("generate", help="run the rules generator on the held-out set")
+    g.add_argument("--tag", required=True)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--per-class", type=int, default=2)
+    g.add_argument("--intensity", default=LEVELS)
+    g.add_argument("--perturb", help="path of the perturb executable (default: on PATH)")
+    s = sub.add_parser("show", help="print candidates beside the canonical prompt, for labelling")
+    s.add_argument("--tag", required=True)
+    s.add_argument("--task")
+    s.add_argument("--prefix")
+    s.add_argument("--cls")
+    t = sub.add_parser("table", help="per-class table from candidates + labels")
+    t.add_argument("--tag", required=True)
+    t.add_argument("--json", action="store_true")
+    args = p.parse_args()
+    {"generate": cmd_generate, "show": cmd_show, "table": cmd_table}[args.mode](args)
+
+
+if __name__ == "__main__":
+    main()
