@@ -20,25 +20,36 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from perturb.generate.core import GenerateOptions, generate, rng_for  # noqa: E402
-from perturb.generate.perturbations import REGISTRY, prepare  # noqa: E402
-from perturb.records import PERTURBATION_CLASSES, Task  # noqa: E402
+from perturb.generate.perturbations import REGISTRY, class_names, prepare  # noqa: E402
+from perturb.records import Task  # noqa: E402
 
 CITIES = ["Delhi", "Mumbai", "London", "Paris", "Berlin", "Tokyo", "Sydney", "Dubai", "Madrid", "Rome"]
 DAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 TEMPLATES = [
     ("Book me a flight to {city} on {day}, economy class, under £{amount}.", ("city", "day")),
-    ("Hi, I need to change my booking BK-{num} to {day}. Please make sure the seat is a window "
-     "seat. My budget is ${amount}.", ("day",)),
+    (
+        "Hi, I need to change my booking BK-{num} to {day}. Please make sure the seat is a window "
+        "seat. My budget is ${amount}.",
+        ("day",),
+    ),
     ("Could you check whether my reservation for {n} adults at the Grand in {city} is confirmed?", ("city",)),
-    ("I'd like a refund for order #{num}, it arrived damaged. Please send the receipt to "
-     "help@example.com.", ()),
-    ("Find a hotel in {city} for {n} nights, near the station, with breakfast included, and "
-     "free cancellation.", ("city",)),
+    (
+        "I'd like a refund for order #{num}, it arrived damaged. Please send the receipt to "
+        "help@example.com.",
+        (),
+    ),
+    (
+        "Find a hotel in {city} for {n} nights, near the station, with breakfast included, and "
+        "free cancellation.",
+        ("city",),
+    ),
     ("Cancel my table booking for {day} at 7pm and let me know when it is done.", ("day",)),
     ("Please transfer {amount} dollars from my savings account to my current account by {day}.", ("day",)),
     ("Can you rebook my train to {city} for {day} morning? My ticket number is TK{num}.", ("city", "day")),
-    ("I want to upgrade my hotel room in {city} to a suite, but only if it costs less than "
-     "€{amount}.", ("city",)),
+    (
+        "I want to upgrade my hotel room in {city} to a suite, but only if it costs less than €{amount}.",
+        ("city",),
+    ),
     ("Send me the cheapest round-trip ticket to {city}, leaving on {day}, for {n} people.", ("city", "day")),
 ]
 
@@ -49,14 +60,19 @@ def make_tasks(n: int, seed: int = 7) -> list[Task]:
     for i in range(n):
         template, slot_names = TEMPLATES[i % len(TEMPLATES)]
         values = {
-            "city": rng.choice(CITIES), "day": rng.choice(DAYS), "amount": str(rng.randint(50, 900)),
-            "num": str(rng.randint(10000, 99999)), "n": str(rng.randint(2, 6)),
+            "city": rng.choice(CITIES),
+            "day": rng.choice(DAYS),
+            "amount": str(rng.randint(50, 900)),
+            "num": str(rng.randint(10000, 99999)),
+            "n": str(rng.randint(2, 6)),
         }
         prompt = template.format(**values)
         slots = {name: values[name] for name in slot_names}
-        tasks.append(Task.model_validate(
-            {"id": f"task-{i:04d}", "prompt": prompt, "expected": "ok", "grader": "exact", "slots": slots}
-        ))
+        tasks.append(
+            Task.model_validate(
+                {"id": f"task-{i:04d}", "prompt": prompt, "expected": "ok", "grader": "exact", "slots": slots}
+            )
+        )
     return tasks
 
 
@@ -94,15 +110,18 @@ def main() -> None:
         start = time.perf_counter()
         result = generate(path, options)
         seconds = time.perf_counter() - start
-    asked = args.tasks * len(PERTURBATION_CLASSES) * args.per_class
-    print(f"tasks={args.tasks} classes={len(PERTURBATION_CLASSES)} variants={args.per_class} "
-          f"(asked {asked})")
+    asked = args.tasks * len(class_names()) * args.per_class
+    print(f"tasks={args.tasks} classes={len(class_names())} variants={args.per_class} (asked {asked})")
     print(f"candidates={result.candidates} flagged={result.flagged} skipped={result.skipped}")
-    print(f"total seconds={seconds:.2f}  candidates/second={result.candidates / seconds:.0f}  "
-          f"target < 20 s: {'met' if seconds < 20 else 'MISSED'}")
+    print(
+        f"total seconds={seconds:.2f}  candidates/second={result.candidates / seconds:.0f}  "
+        f"target < 20 s: {'met' if seconds < 20 else 'MISSED'}"
+    )
     ours, theirs = typo_comparison(tasks)
-    print(f"typo per prompt: perturb {ours:.3f} ms, nlpaug KeyboardAug {theirs:.3f} ms "
-          f"(ratio {ours / theirs:.2f})")
+    print(
+        f"typo per prompt: perturb {ours:.3f} ms, nlpaug KeyboardAug {theirs:.3f} ms "
+        f"(ratio {ours / theirs:.2f})"
+    )
 
 
 if __name__ == "__main__":

@@ -45,13 +45,24 @@ async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) ->
             body = json.loads(await reader.readexactly(length)) if length else {}
             await asyncio.sleep(LATENCY_S)
             content = body.get("messages", [{}])[-1].get("content", "")
-            payload = json.dumps({
-                "id": "chatcmpl-bench", "object": "chat.completion", "created": 0,
-                "model": body.get("model", "m"), "system_fingerprint": "fp_bench",
-                "choices": [{"index": 0, "finish_reason": "stop", "logprobs": None,
-                             "message": {"role": "assistant", "content": content}}],
-                "usage": {"prompt_tokens": 9, "completion_tokens": 9, "total_tokens": 18},
-            }).encode()
+            payload = json.dumps(
+                {
+                    "id": "chatcmpl-bench",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "m"),
+                    "system_fingerprint": "fp_bench",
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": "stop",
+                            "logprobs": None,
+                            "message": {"role": "assistant", "content": content},
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 9, "completion_tokens": 9, "total_tokens": 18},
+                }
+            ).encode()
             writer.write(
                 b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
                 b"Content-Length: " + str(len(payload)).encode() + b"\r\n\r\n" + payload
@@ -112,9 +123,14 @@ def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) ->
 
     with open(os.devnull, "w") as devnull:
         options = RunOptions(
-            fixtures=fixtures, agent="openai:bench-model", trials=CALLS // 100,
-            concurrency=CONCURRENCY, timeout=60, out=root / "runs" / f"r{round_no}",
-            base_url=base_url, progress=True,
+            fixtures=fixtures,
+            agent="openai:bench-model",
+            trials=CALLS // 100,
+            concurrency=CONCURRENCY,
+            timeout=60,
+            out=root / "runs" / f"r{round_no}",
+            base_url=base_url,
+            progress=True,
             progress_console=Console(file=devnull, force_terminal=True, width=120),
         )
         started = time.perf_counter()
@@ -151,8 +167,12 @@ def main() -> int:
         with tempfile.TemporaryDirectory(prefix="perturb-bench-openai-") as tmp:
             root = Path(tmp)
             tasks = [
-                {"id": f"task-{i:03d}", "prompt": f"Repeat after me: item {i}",
-                 "expected": f"Repeat after me: item {i}", "grader": "exact"}
+                {
+                    "id": f"task-{i:03d}",
+                    "prompt": f"Repeat after me: item {i}",
+                    "expected": f"Repeat after me: item {i}",
+                    "grader": "exact",
+                }
                 for i in range(100)
             ]
             fixtures = make_suite(root, tasks, suite="bench")
@@ -169,10 +189,11 @@ def main() -> int:
     ideal = CALLS * LATENCY_S / CONCURRENCY
     best_b, best_p = min(bare_walls), min(perturb_walls)
     total = sum(perturb_walls) / sum(bare_walls)
-    print(f"calls={CALLS} concurrency={CONCURRENCY} latency={LATENCY_S * 1000:.0f} ms "
-          f"ideal={ideal:.3f} s")
-    print(f"best bare={best_b:.3f} s best perturb={best_p:.3f} s "
-          f"ratio(best)={best_p / best_b:.3f} ratio(all rounds)={total:.3f} (target <= 1.2)")
+    print(f"calls={CALLS} concurrency={CONCURRENCY} latency={LATENCY_S * 1000:.0f} ms ideal={ideal:.3f} s")
+    print(
+        f"best bare={best_b:.3f} s best perturb={best_p:.3f} s "
+        f"ratio(best)={best_p / best_b:.3f} ratio(all rounds)={total:.3f} (target <= 1.2)"
+    )
     return 0
 
 

@@ -28,10 +28,15 @@ TARGET_S = 20.0
 TARGET_MB = 2048.0
 PROMPTS = [  # (kind, level, class shift of the success probability)
     ("canonical", None, 0.0),
-    ("paraphrase", 0.2, -0.03), ("paraphrase", 0.4, -0.08),
-    ("distractor", 0.2, -0.06), ("distractor", 0.4, -0.12),
-    ("typo", 0.05, -0.01), ("typo", 0.15, -0.04),
-    ("reorder", 0.2, -0.02), ("self_correction", 0.2, -0.05), ("register", 0.2, -0.02),
+    ("paraphrase", 0.2, -0.03),
+    ("paraphrase", 0.4, -0.08),
+    ("distractor", 0.2, -0.06),
+    ("distractor", 0.4, -0.12),
+    ("typo", 0.05, -0.01),
+    ("typo", 0.15, -0.04),
+    ("reorder", 0.2, -0.02),
+    ("self_correction", 0.2, -0.05),
+    ("register", 0.2, -0.02),
 ]
 N_TRIALS = 40
 
@@ -42,12 +47,20 @@ def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
     n_tasks = max(1, total // (len(PROMPTS) * N_TRIALS))
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = {
-        "run_id": "bench", "suite": "bench", "fixtures": "fixtures/bench.jsonl",
-        "lock_sha256": "sha256:" + "0" * 64, "agent": "bench:agent", "trials": N_TRIALS,
-        "concurrency": 8, "classes": sorted({k for k, _, _ in PROMPTS}),
-        "perturb_version": "0.1.0", "python_version": sys.version.split()[0],
-        "platform": sys.platform, "started_at": "2026-01-01T00:00:00Z",
-        "config_hash": "sha256:" + "1" * 64, "sampling": {"temperature": 0.7},
+        "run_id": "bench",
+        "suite": "bench",
+        "fixtures": "fixtures/bench.jsonl",
+        "lock_sha256": "sha256:" + "0" * 64,
+        "agent": "bench:agent",
+        "trials": N_TRIALS,
+        "concurrency": 8,
+        "classes": sorted({k for k, _, _ in PROMPTS}),
+        "perturb_version": "0.1.0",
+        "python_version": sys.version.split()[0],
+        "platform": sys.platform,
+        "started_at": "2026-01-01T00:00:00Z",
+        "config_hash": "sha256:" + "1" * 64,
+        "sampling": {"temperature": 0.7},
     }
     (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
     p_task = rng.beta(4.0, 1.5, size=n_tasks)
@@ -101,13 +114,22 @@ def report_child(run_dir: Path, out_dir: Path, b: int, workers: int | None) -> N
     t3 = time.perf_counter()
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     worker_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    print(json.dumps({
-        "read_s": t1 - t0, "analyze_s": t2 - t1, "render_s": t3 - t2, "wall_s": t3 - t0,
-        "peak_mb": peak_mb, "worker_mb": worker_mb, "trials": analysis.n_trials,
-        "workers": (workers or min(MAX_WORKERS, os.cpu_count() or 1)) if worker_mb else 0,
-        "formats": len(RENDERERS),
-        "classes": len(analysis.classes),
-    }))
+    print(
+        json.dumps(
+            {
+                "read_s": t1 - t0,
+                "analyze_s": t2 - t1,
+                "render_s": t3 - t2,
+                "wall_s": t3 - t0,
+                "peak_mb": peak_mb,
+                "worker_mb": worker_mb,
+                "trials": analysis.n_trials,
+                "workers": (workers or min(MAX_WORKERS, os.cpu_count() or 1)) if worker_mb else 0,
+                "formats": len(RENDERERS),
+                "classes": len(analysis.classes),
+            }
+        )
+    )
 
 
 def main() -> None:
@@ -130,26 +152,46 @@ def main() -> None:
         size_mb = (run_dir / "trials.jsonl").stat().st_size / 2**20
         print(f"wrote {lines:,} trial records ({size_mb:.0f} MB) in {gen_s:.1f} s")
         proc = subprocess.run(
-            [sys.executable, __file__, "--bootstrap", str(args.bootstrap),
-             *(["--workers", str(args.workers)] if args.workers else []),
-             "--child", str(run_dir), str(work / "out")],
-            capture_output=True, text=True,
+            [
+                sys.executable,
+                __file__,
+                "--bootstrap",
+                str(args.bootstrap),
+                *(["--workers", str(args.workers)] if args.workers else []),
+                "--child",
+                str(run_dir),
+                str(work / "out"),
+            ],
+            capture_output=True,
+            text=True,
         )
         if proc.returncode != 0:
             sys.exit(f"the report failed:\n{proc.stderr}")
         r = json.loads(proc.stdout.strip().splitlines()[-1])
-        print(f"report over {r['trials']:,} trials, {r['classes']} classes, B={args.bootstrap}, "
-              f"{r['formats']} formats")
-        print(f"  read+validate {r['read_s']:.2f} s   analyze+bootstrap {r['analyze_s']:.2f} s   "
-              f"render+write {r['render_s']:.2f} s")
-        print(f"  wall  {r['wall_s']:.2f} s   (target < {TARGET_S:.0f} s: "
-              f"{r['wall_s'] / TARGET_S:.2f} of the budget)  "
-              f"{'OK' if r['wall_s'] < TARGET_S else 'OVER'}")
+        print(
+            f"report over {r['trials']:,} trials, {r['classes']} classes, B={args.bootstrap}, "
+            f"{r['formats']} formats"
+        )
+        print(
+            f"  read+validate {r['read_s']:.2f} s   analyze+bootstrap {r['analyze_s']:.2f} s   "
+            f"render+write {r['render_s']:.2f} s"
+        )
+        print(
+            f"  wall  {r['wall_s']:.2f} s   (target < {TARGET_S:.0f} s: "
+            f"{r['wall_s'] / TARGET_S:.2f} of the budget)  "
+            f"{'OK' if r['wall_s'] < TARGET_S else 'OVER'}"
+        )
         total = r["peak_mb"] + r["worker_mb"] * r["workers"]  # an upper bound
-        where = (f"{r['peak_mb']:.0f} MB report process + {r['workers']} reader workers of at "
-                 f"most {r['worker_mb']:.0f} MB" if r["workers"] else "one process")
-        print(f"  peak  {total:.0f} MB ru_maxrss ({where}; target < {TARGET_MB:.0f} MB: "
-              f"{total / TARGET_MB:.2f} of the budget)  {'OK' if total < TARGET_MB else 'OVER'}")
+        where = (
+            f"{r['peak_mb']:.0f} MB report process + {r['workers']} reader workers of at "
+            f"most {r['worker_mb']:.0f} MB"
+            if r["workers"]
+            else "one process"
+        )
+        print(
+            f"  peak  {total:.0f} MB ru_maxrss ({where}; target < {TARGET_MB:.0f} MB: "
+            f"{total / TARGET_MB:.2f} of the budget)  {'OK' if total < TARGET_MB else 'OVER'}"
+        )
         print(f"  {r['trials'] / r['wall_s']:,.0f} trials/s")
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -45,8 +45,12 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="perturb-bench-") as tmp:
         root = Path(tmp)
         tasks = [
-            {"id": f"task-{i:05d}", "prompt": f"Repeat after me: item {i}",
-             "expected": f"Repeat after me: item {i}", "grader": "exact"}
+            {
+                "id": f"task-{i:05d}",
+                "prompt": f"Repeat after me: item {i}",
+                "expected": f"Repeat after me: item {i}",
+                "grader": "exact",
+            }
             for i in range(args.entries)
         ]
         fixtures = make_suite(root, tasks, suite="bench")
@@ -55,9 +59,14 @@ def main() -> int:
         with open(os.devnull, "w") as devnull:
             console = Console(file=devnull, force_terminal=True, width=120)
             options = RunOptions(
-                fixtures=fixtures, agent="bench_agent_mod:agent",
-                trials=args.trials_per_entry, concurrency=args.concurrency, timeout=30,
-                out=root / "runs" / "bench", progress=True, progress_console=console,
+                fixtures=fixtures,
+                agent="bench_agent_mod:agent",
+                trials=args.trials_per_entry,
+                concurrency=args.concurrency,
+                timeout=30,
+                out=root / "runs" / "bench",
+                progress=True,
+                progress_console=console,
             )
             cpu0, wall0 = time.process_time(), time.perf_counter()
             summary = run(options)

@@ -8,11 +8,11 @@ working when the package's internals move.
   python3 benchmarks/heldout_eval.py show --tag before [--task bank-001] [--cls typo]
   python3 benchmarks/heldout_eval.py table --tag before [--json]
 """
+
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import shutil
 import subprocess
 import sys
@@ -48,9 +48,21 @@ def cmd_generate(args) -> None:
     out = ROOT / args.tag
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [exe, "generate", str(TASKS), "--generator", "rules", "--seed", str(args.seed),
-               "--per-class", str(args.per_class), "--intensity", args.intensity,
-               "--review-dir", tmp]
+        cmd = [
+            exe,
+            "generate",
+            str(TASKS),
+            "--generator",
+            "rules",
+            "--seed",
+            str(args.seed),
+            "--per-class",
+            str(args.per_class),
+            "--intensity",
+            args.intensity,
+            "--review-dir",
+            tmp,
+        ]
         print("$", " ".join(cmd), file=sys.stderr)
         proc = subprocess.run(cmd, capture_output=True, text=True)
         sys.stderr.write(proc.stderr)
@@ -67,7 +79,9 @@ def cmd_generate(args) -> None:
         (out / "command.txt").write_text(
             "perturb generate benchmarks/heldout/tasks/heldout.jsonl --generator rules --seed "
             f"{args.seed} --per-class {args.per_class} --intensity {args.intensity} "
-            "--review-dir <tmpdir>\n" + proc.stdout, encoding="utf-8")
+            "--review-dir <tmpdir>\n" + proc.stdout,
+            encoding="utf-8",
+        )
     print(f"copied to {out}", file=sys.stderr)
 
 
@@ -90,10 +104,14 @@ def cmd_show(args) -> None:
         print(f"    slots: {t.get('slots', {})}")
         for c in by_task.get(tid, []):
             lab = labels.get(c["id"])
-            mark = "" if lab is None else f"  [{'N' if lab['natural'] else 'n'}{'M' if lab['meaning'] else 'm'}]"
+            mark = (
+                "" if lab is None else f"  [{'N' if lab['natural'] else 'n'}{'M' if lab['meaning'] else 'm'}]"
+            )
             flags = c.get("screen", {}).get("flags") or []
-            print(f"  {c['id']} {c['perturbation'][:5]} L{c['level']} e{c['epsilon']:.2f}{mark}"
-                  f"{' FLAGS=' + repr(flags) if flags else ''}\n      {c['text']}")
+            print(
+                f"  {c['id']} {c['perturbation'][:5]} L{c['level']} e{c['epsilon']:.2f}{mark}"
+                f"{' FLAGS=' + repr(flags) if flags else ''}\n      {c['text']}"
+            )
 
 
 def pct(n: int, d: int):
@@ -109,10 +127,14 @@ def compute(tag: str) -> dict:
     corr_path = ROOT / "correctable.json"
     correctable = set(json.loads(corr_path.read_text())["correctable"]) if corr_path.exists() else None
     n_tasks = len(tasks)
-    result = {"tag": tag, "tasks": n_tasks, "candidates": len(cands),
-              "labelled": sum(1 for c in cands if c["id"] in labels),
-              "unlabelled": [c["id"] for c in cands if c["id"] not in labels],
-              "classes": {}}
+    result = {
+        "tag": tag,
+        "tasks": n_tasks,
+        "candidates": len(cands),
+        "labelled": sum(1 for c in cands if c["id"] in labels),
+        "unlabelled": [c["id"] for c in cands if c["id"] not in labels],
+        "classes": {},
+    }
     for cls in CLASSES:
         cc = [c for c in cands if c["perturbation"] == cls]
         with_variant = {c["task_id"] for c in cc}
@@ -130,10 +152,13 @@ def compute(tag: str) -> dict:
             "meaning_pct": pct(sum(1 for x in lab if x["meaning"]), len(lab)),
             "both_pct": pct(sum(1 for x in lab if x["natural"] and x["meaning"]), len(lab)),
             "slots_intact_pct": pct(intact, len(cc)),
-            "levels": {str(lv): {"n": len(e), "requested": lv, "mean_epsilon": round(sum(e) / len(e), 3)}
-                       for lv, e in sorted(levels.items())},
-            "tasks_with_variant_per_level": {str(lv): len({c["task_id"] for c in cc if c["level"] == lv})
-                                             for lv in sorted(levels)},
+            "levels": {
+                str(lv): {"n": len(e), "requested": lv, "mean_epsilon": round(sum(e) / len(e), 3)}
+                for lv, e in sorted(levels.items())
+            },
+            "tasks_with_variant_per_level": {
+                str(lv): len({c["task_id"] for c in cc if c["level"] == lv}) for lv in sorted(levels)
+            },
         }
         if cls == "self_correction" and correctable is not None:
             covered = len(with_variant & correctable)
@@ -154,24 +179,40 @@ def cmd_table(args) -> None:
         json.dump(r, sys.stdout, indent=1, ensure_ascii=False)
         print()
         return
-    lines = [f"Held-out set `{args.tag}`: {r['tasks']} tasks, {r['candidates']} candidates, "
-             f"{r['labelled']} labelled.", "",
-             "| class | tasks with no variant | candidates | natural % | meaning % | natural & meaning % "
-             "| slots intact % | requested → mean measured ε (n) |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    lines = [
+        f"Held-out set `{args.tag}`: {r['tasks']} tasks, {r['candidates']} candidates, "
+        f"{r['labelled']} labelled.",
+        "",
+        "| class | tasks with no variant | candidates | natural % | meaning % | natural & meaning % "
+        "| slots intact % | requested → mean measured ε (n) |",
+        "| --- | --- | --- | --- | --- | --- | --- | --- |",
+    ]
     for cls, row in r["classes"].items():
-        lv = "; ".join(f"{d['requested']} → {d['mean_epsilon']:.2f} ({d['n']})" for d in row["levels"].values())
-        lines.append(f"| {cls} | {row['tasks_no_variant']} ({fmt(row['tasks_no_variant_pct'])}%) | "
-                     f"{row['candidates']} | {fmt(row['natural_pct'])} | {fmt(row['meaning_pct'])} | "
-                     f"{fmt(row['both_pct'])} | {fmt(row['slots_intact_pct'])} | {lv} |")
+        lv = "; ".join(
+            f"{d['requested']} → {d['mean_epsilon']:.2f} ({d['n']})" for d in row["levels"].values()
+        )
+        lines.append(
+            f"| {cls} | {row['tasks_no_variant']} ({fmt(row['tasks_no_variant_pct'])}%) | "
+            f"{row['candidates']} | {fmt(row['natural_pct'])} | {fmt(row['meaning_pct'])} | "
+            f"{fmt(row['both_pct'])} | {fmt(row['slots_intact_pct'])} | {lv} |"
+        )
     sc = r["classes"]["self_correction"]
     if "correctable_tasks" in sc:
-        lines += ["", f"self_correction coverage over tasks with a correctable value "
-                      f"(benchmarks/heldout/correctable.json): {sc['correctable_covered']}/"
-                      f"{sc['correctable_tasks']} ({fmt(sc['correctable_covered_pct'])}%)."]
-    lines += ["", "Tasks with at least one variant, per level: " + "; ".join(
-        f"{cls} " + "/".join(str(n) for n in row["tasks_with_variant_per_level"].values())
-        for cls, row in r["classes"].items()) + f" (levels {LEVELS})."]
+        lines += [
+            "",
+            f"self_correction coverage over tasks with a correctable value "
+            f"(benchmarks/heldout/correctable.json): {sc['correctable_covered']}/"
+            f"{sc['correctable_tasks']} ({fmt(sc['correctable_covered_pct'])}%).",
+        ]
+    lines += [
+        "",
+        "Tasks with at least one variant, per level: "
+        + "; ".join(
+            f"{cls} " + "/".join(str(n) for n in row["tasks_with_variant_per_level"].values())
+            for cls, row in r["classes"].items()
+        )
+        + f" (levels {LEVELS}).",
+    ]
     if r["unlabelled"]:
         lines += ["", f"WARNING: {len(r['unlabelled'])} candidates have no label."]
     print("\n".join(lines))

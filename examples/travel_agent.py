@@ -42,8 +42,16 @@ from .travel_intent import Chooser, product, score_intents
 from .travel_lexicon import BAGGAGE_POLICY, BUDGET_CUES, CHECKIN_CLOSES_MIN, FEE_CUES
 
 NEEDS_BOOKING = frozenset(
-    {"cancel_booking", "change_booking", "refund", "refund_quote", "lookup_booking",
-     "add_baggage", "seat_upgrade", "send_invoice"}
+    {
+        "cancel_booking",
+        "change_booking",
+        "refund",
+        "refund_quote",
+        "lookup_booking",
+        "add_baggage",
+        "seat_upgrade",
+        "send_invoice",
+    }
 )
 """Actions on an existing booking: a later step without a reference inherits the earlier one."""
 
@@ -182,8 +190,7 @@ def _action(intent: str, text: str, ex: Extraction, choose: Chooser) -> dict[str
         _put(action, "new_day", day)
         _put(action, "new_date", choose.pick("new date", _role_options(ex, "date", True)))
         _times(action, ex, "new_time")
-        dest = next((m.value for m in ex.active("city") if m.cue[-1:] in (("to",), ("onto",))),
-                    None)
+        dest = next((m.value for m in ex.active("city") if m.cue[-1:] in (("to",), ("onto",))), None)
         _put(action, "destination", dest)
         _put_money(action, "max_price", _money(ex, BUDGET_CUES))
     elif intent == "cancel_booking":
@@ -295,8 +302,7 @@ def parse(prompt: str, *, temperature: float = 0.0, seed: int = 0) -> Parse:
     for clause in clauses:
         step = _clause(clause, choose, trace)
         if steps and step["intent"] in NEEDS_BOOKING and "booking_ref" not in step:
-            inherited = next((s["booking_ref"] for s in reversed(steps) if "booking_ref" in s),
-                             None)
+            inherited = next((s["booking_ref"] for s in reversed(steps) if "booking_ref" in s), None)
             _put(step, "booking_ref", inherited)
         steps.append(step)
     return Parse({"intent": "multi_step", "steps": steps}, trace)

@@ -168,8 +168,9 @@ def _find(text: str) -> list[Mention]:
             for i in range(start, end):
                 taken[i] = True
             after = tuple(_words(text[end : end + 40])[:3])
-            mention = Mention(kind, _value(kind, match), start, end, match.group(0),
-                              _cue(text, start), after, order=start)
+            mention = Mention(
+                kind, _value(kind, match), start, end, match.group(0), _cue(text, start), after, order=start
+            )
             found.append(mention)
     found.sort(key=lambda m: m.start)
     return found
@@ -184,13 +185,10 @@ def extract(text: str) -> Extraction:
             if not any(s <= m.start() < e for s, e, _ in markers):
                 markers.append((m.start(), m.end(), m.group(0)))
     for start, end, phrase in sorted(markers):
-        new = next(
-            (m for m in result.mentions if end <= m.start <= end + CORRECTION_REACH), None
-        )
+        new = next((m for m in result.mentions if end <= m.start <= end + CORRECTION_REACH), None)
         if new is None:
             continue
-        old = [m for m in result.mentions
-               if m.kind == new.kind and m.end <= start and not m.superseded]
+        old = [m for m in result.mentions if m.kind == new.kind and m.end <= start and not m.superseded]
         if not old:
             continue
         prior = old[-1]
@@ -210,9 +208,7 @@ def _count(token: str) -> int:
     return NUMBER_WORDS[token] if token in NUMBER_WORDS else int(token)
 
 
-_PARTY = re.compile(
-    rf"\b(?P<n>\d+|{_WORDNUM})\s+(?P<who>adults?|children|child|kids?|infants?)\b", re.I
-)
+_PARTY = re.compile(rf"\b(?P<n>\d+|{_WORDNUM})\s+(?P<who>adults?|children|child|kids?|infants?)\b", re.I)
 _HEADS = re.compile(
     rf"\b(?P<n>\d+|{_WORDNUM})\s+(?:passengers?|people|persons|travell?ers|seats|guests?|pax)\b",
     re.I,
@@ -257,7 +253,7 @@ _BAGS = re.compile(
 
 
 def nights(text: str) -> int | None:
-    """"3 nights" -> 3, "a week" -> 7 ("€120 a night" is a rate, not a stay)."""
+    """ "3 nights" -> 3, "a week" -> 7 ("€120 a night" is a rate, not a stay)."""
     m = _NIGHTS.search(text)
     if m:
         return _count(m.group("n"))
@@ -265,7 +261,7 @@ def nights(text: str) -> int | None:
 
 
 def bags(text: str) -> int | None:
-    """"2 extra checked bags" -> 2, "one more suitcase" -> 1."""
+    """ "2 extra checked bags" -> 2, "one more suitcase" -> 1."""
     m = _BAGS.search(text)
     return _count(m.group("n")) if m else None
 

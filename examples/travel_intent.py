@@ -75,8 +75,7 @@ def score_intents(text: str, has_booking_ref: bool) -> tuple[dict[str, float], l
                 hits.append(f"{' '.join(phrase)}(+{weight:g} {intent})")
             elif len(phrase) == 1 and len(phrase[0]) >= TYPO_MIN_LENGTH:
                 near = next(
-                    (w for w in vocab
-                     if w not in _KNOWN_WORDS and within_one_edit(w, phrase[0])),
+                    (w for w in vocab if w not in _KNOWN_WORDS and within_one_edit(w, phrase[0])),
                     None,
                 )
                 if near is not None:
@@ -129,7 +128,5 @@ class Chooser:
                 break
         chosen = options[index][0]
         share = weights[index] / sum(weights)
-        self.trace.append(
-            f"{label}: {shown} -> {chosen} (sampled at T={self.temperature:g}, p={share:.2f})"
-        )
+        self.trace.append(f"{label}: {shown} -> {chosen} (sampled at T={self.temperature:g}, p={share:.2f})")
         return chosen

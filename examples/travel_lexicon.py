@@ -137,8 +137,20 @@ FLIGHT_NOUNS: frozenset[str] = frozenset(
     {"flight", "flights", "fly", "flying", "plane", "airline", "seats", "economy", "depart"}
 )
 HOTEL_NOUNS: frozenset[str] = frozenset(
-    {"hotel", "room", "rooms", "stay", "night", "nights", "accommodation", "apartment",
-     "hostel", "guests", "occupancy", "checking"}
+    {
+        "hotel",
+        "room",
+        "rooms",
+        "stay",
+        "night",
+        "nights",
+        "accommodation",
+        "apartment",
+        "hostel",
+        "guests",
+        "occupancy",
+        "checking",
+    }
 )
 PRODUCT_BONUS = 1.0
 """Added to ``book`` when a flight or hotel noun is mentioned."""
@@ -151,43 +163,134 @@ TYPO_WEIGHT = 0.8
 """...at this share of their weight."""
 
 CITIES: tuple[str, ...] = (
-    "London", "Manchester", "Edinburgh", "Glasgow", "Dublin", "Paris", "Rome", "Madrid",
-    "Barcelona", "Lisbon", "Amsterdam", "Berlin", "Munich", "Vienna", "Prague", "Zurich",
-    "Geneva", "Athens", "Istanbul", "Dubai", "Doha", "Delhi", "New Delhi", "Mumbai",
-    "Bengaluru", "Chennai", "Kolkata", "Hyderabad", "Goa", "Singapore", "Bangkok", "Tokyo",
-    "Hong Kong", "Sydney", "Melbourne", "New York", "Boston", "Chicago", "San Francisco",
-    "Los Angeles", "Toronto", "Vancouver", "Cape Town", "Nairobi",
+    "London",
+    "Manchester",
+    "Edinburgh",
+    "Glasgow",
+    "Dublin",
+    "Paris",
+    "Rome",
+    "Madrid",
+    "Barcelona",
+    "Lisbon",
+    "Amsterdam",
+    "Berlin",
+    "Munich",
+    "Vienna",
+    "Prague",
+    "Zurich",
+    "Geneva",
+    "Athens",
+    "Istanbul",
+    "Dubai",
+    "Doha",
+    "Delhi",
+    "New Delhi",
+    "Mumbai",
+    "Bengaluru",
+    "Chennai",
+    "Kolkata",
+    "Hyderabad",
+    "Goa",
+    "Singapore",
+    "Bangkok",
+    "Tokyo",
+    "Hong Kong",
+    "Sydney",
+    "Melbourne",
+    "New York",
+    "Boston",
+    "Chicago",
+    "San Francisco",
+    "Los Angeles",
+    "Toronto",
+    "Vancouver",
+    "Cape Town",
+    "Nairobi",
 )
 
 WEEKDAYS: tuple[str, ...] = (
-    "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday",
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
 )
 MONTHS: tuple[str, ...] = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 MONTH_DAYS: tuple[int, ...] = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 NUMBER_WORDS: dict[str, int] = {
-    "a": 1, "an": 1, "one": 1, "single": 1, "two": 2, "three": 3, "four": 4, "five": 5,
-    "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "a": 1,
+    "an": 1,
+    "one": 1,
+    "single": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
 }
 
 COMPANIONS: tuple[str, ...] = (
-    "wife", "husband", "partner", "colleague", "friend", "son", "daughter", "mum", "mom",
-    "dad", "boss", "brother", "sister",
+    "wife",
+    "husband",
+    "partner",
+    "colleague",
+    "friend",
+    "son",
+    "daughter",
+    "mum",
+    "mom",
+    "dad",
+    "boss",
+    "brother",
+    "sister",
 )
 """"me and my X" counts two travellers."""
 
 CURRENCY_SYMBOLS: dict[str, str] = {"£": "GBP", "$": "USD", "€": "EUR", "₹": "INR"}
 CURRENCY_WORDS: dict[str, str] = {
-    "gbp": "GBP", "pounds": "GBP", "usd": "USD", "dollars": "USD", "eur": "EUR",
-    "euros": "EUR", "inr": "INR", "rupees": "INR",
+    "gbp": "GBP",
+    "pounds": "GBP",
+    "usd": "USD",
+    "dollars": "USD",
+    "eur": "EUR",
+    "euros": "EUR",
+    "inr": "INR",
+    "rupees": "INR",
 }
 
 BUDGET_CUES: tuple[str, ...] = (
-    "under", "below", "max", "maximum", "budget", "up to", "no more than", "at most",
-    "less than", "cap", "within",
+    "under",
+    "below",
+    "max",
+    "maximum",
+    "budget",
+    "up to",
+    "no more than",
+    "at most",
+    "less than",
+    "cap",
+    "within",
 )
 FEE_CUES: tuple[str, ...] = ("fee", "charge", "penalty")
 

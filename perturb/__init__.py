@@ -42,9 +42,7 @@ _LAZY = {
     "run_report": "perturb.report.core",
 }
 
-__all__ = sorted(
-    ["PerturbError", "__version__", "canonical_json", "content_hash", *_LAZY]
-)
+__all__ = sorted(["PerturbError", "__version__", "canonical_json", "content_hash", *_LAZY])
 
 
 def __getattr__(name: str) -> Any:

@@ -44,9 +44,7 @@ def one_line(text: str) -> str:
     ``\\u2028``), so a value read from a damaged file cannot break a message across lines."""
     if text.isprintable():
         return text
-    return "".join(
-        c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text
-    )
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
 
 
 def cli_errors(fn: F) -> F:
@@ -131,9 +129,7 @@ def schema(
     elif record in records:
         out = records[record].model_json_schema()
     else:
-        raise UsageError(
-            f"unknown record {record!r} (expected one of: task, {', '.join(records)})"
-        )
+        raise UsageError(f"unknown record {record!r} (expected one of: task, {', '.join(records)})")
     typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
@@ -146,14 +142,18 @@ def generate(
     tasks: Annotated[Path, typer.Argument(help="The task file, tasks/<suite>.jsonl.")],
     classes: Annotated[
         str | None,
-        typer.Option(help="Comma list of classes (default: all six): paraphrase, reorder, "
-                     "distractor, self_correction, typo, register."),
+        typer.Option(
+            help="Comma list of classes (default: all six): paraphrase, reorder, "
+            "distractor, self_correction, typo, register."
+        ),
     ] = None,
     per_class: Annotated[int, typer.Option(help="Variants per task, class and level.")] = 2,
     intensity: Annotated[
         str | None,
-        typer.Option(help="Levels ε: '0.2', a sweep '0.1,0.2,0.4', per class "
-                     "'typo=0.1,distractor=0.3', or a mix (default: per-class defaults)."),
+        typer.Option(
+            help="Levels ε: '0.2', a sweep '0.1,0.2,0.4', per class "
+            "'typo=0.1,distractor=0.3', or a mix (default: per-class defaults)."
+        ),
     ] = None,
     generator: Annotated[str, typer.Option(help="rules (offline, seeded) or llm.")] = "rules",
     model: Annotated[str | None, typer.Option(help="llm: the model name.")] = None,
@@ -182,13 +182,22 @@ def generate(
     llm = None
     if generator == "llm":
         llm = LLMSettings(
-            model=model or "", base_url=base_url, api_key_env=api_key_env,
-            temperature=temperature, timeout=timeout, max_retries=max_retries,
+            model=model or "",
+            base_url=base_url,
+            api_key_env=api_key_env,
+            temperature=temperature,
+            timeout=timeout,
+            max_retries=max_retries,
             concurrency=concurrency,
         )
     options = GenerateOptions(
-        classes=chosen, levels=parse_intensity(intensity, chosen), per_class=per_class,
-        seed=seed, generator=generator, llm=llm, review_root=review_dir,
+        classes=chosen,
+        levels=parse_intensity(intensity, chosen),
+        per_class=per_class,
+        seed=seed,
+        generator=generator,
+        llm=llm,
+        review_root=review_dir,
     )
     result = run_generate(tasks, options)
     counts = "  ".join(f"{c} {n}" for c, n in result.by_class.items() if n)
@@ -244,9 +253,7 @@ def review(
         raise UsageError("--json only applies with --list")
     from perturb.review.tui import run_review
 
-    outcome = run_review(
-        root, suite, cls=cls, task=task, sample=sample, seed=seed, reviewer=reviewer
-    )
+    outcome = run_review(root, suite, cls=cls, task=task, sample=sample, seed=seed, reviewer=reviewer)
     typer.echo(outcome.summary())
 
 
@@ -342,8 +349,7 @@ def run(
         str | None,
         typer.Option(
             "--agent",
-            help="module:function, module:factory() (fresh agent per trial), cmd:COMMAND or "
-            "openai:MODEL.",
+            help="module:function, module:factory() (fresh agent per trial), cmd:COMMAND or openai:MODEL.",
         ),
     ] = None,
     agent_cmd: Annotated[
@@ -401,15 +407,24 @@ def run(
         raise UsageError("give --agent or --agent-cmd, not both")
     if not agent and not agent_cmd:
         raise UsageError(
-            "no agent (expected --agent module:function, cmd:COMMAND, openai:MODEL, "
-            "or --agent-cmd COMMAND)"
+            "no agent (expected --agent module:function, cmd:COMMAND, openai:MODEL, or --agent-cmd COMMAND)"
         )
     summary = run_trials(
         RunOptions(
-            fixtures=fixtures, agent=agent or f"cmd:{agent_cmd}", trials=trials,
-            concurrency=concurrency, timeout=timeout, classes=_split_list(classes),
-            tasks=_split_list(tasks), tier=tier, temperature=temperature, seed=seed, out=out,
-            retry_errored=retry_errored, base_url=base_url, api_key_env=api_key_env,
+            fixtures=fixtures,
+            agent=agent or f"cmd:{agent_cmd}",
+            trials=trials,
+            concurrency=concurrency,
+            timeout=timeout,
+            classes=_split_list(classes),
+            tasks=_split_list(tasks),
+            tier=tier,
+            temperature=temperature,
+            seed=seed,
+            out=out,
+            retry_errored=retry_errored,
+            base_url=base_url,
+            api_key_env=api_key_env,
             judge_model=judge_model,
         )
     )
@@ -430,14 +445,16 @@ def report(
     fmt: Annotated[
         list[str] | None,
         typer.Option(
-            "--format", "-f",
+            "--format",
+            "-f",
             help="text, json, md, junit or html. Repeat together with -o for several files.",
         ),
     ] = None,
     output: Annotated[
         list[Path] | None,
         typer.Option(
-            "--output", "-o",
+            "--output",
+            "-o",
             help="Write to PATH ('-' is stdout); the format comes from the paired -f or the "
             "suffix (.txt .json .md .xml .html).",
         ),
@@ -459,7 +476,12 @@ def report(
     from perturb.report.formats.text import print_text
 
     result = run_report(
-        run_dir, ks=k, formats=fmt, outputs=output, out_dir=out_dir, bootstrap=bootstrap,
+        run_dir,
+        ks=k,
+        formats=fmt,
+        outputs=output,
+        out_dir=out_dir,
+        bootstrap=bootstrap,
         seed=seed,
     )
     if result.stdout_format == "text" or (result.stdout_format is None and not quiet):
@@ -530,8 +552,14 @@ def gate(
     from perturb.report.gate import run_gate
 
     result = run_gate(
-        run_dir, baseline_path, tolerance=tolerance, require=require,
-        require_metric=require_metric, k=k, noise_aware=noise_aware, bootstrap=bootstrap,
+        run_dir,
+        baseline_path,
+        tolerance=tolerance,
+        require=require,
+        require_metric=require_metric,
+        k=k,
+        noise_aware=noise_aware,
+        bootstrap=bootstrap,
         seed=seed,
     )
     for line in result.lines:

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from perturb.errors import InputError, TaskFormatError
 from perturb.io.hashing import content_hash
 from perturb.io.jsonl import iter_jsonl_lines, read_bytes
-from perturb.records import GRADER_TYPES, Task
+from perturb.records import Task
 
 
 @dataclass
@@ -64,12 +64,7 @@ def _pydantic_messages(exc: ValidationError, raw: dict[str, Any]) -> list[tuple[
         msg = str(err["msg"])
         if msg.startswith("Value error, "):
             msg = msg[len("Value error, ") :]
-        if loc == "grader.type" and kind == "literal_error":
-            msg = (
-                f"unknown grader {err.get('input')!r} "
-                f"(expected one of: {', '.join(GRADER_TYPES)})"
-            )
-        elif kind == "missing":
+        if kind == "missing":
             msg = "missing (expected this field on every task)"
         elif kind == "extra_forbidden":
             msg = "unknown field (expected only: id, prompt, expected, grader, weight, slots, tags, metadata)"

@@ -28,8 +28,11 @@ def main() -> int:
     if task == "sleep":
         time.sleep(30)
     if task == "usage":
-        print(json.dumps({"output": "ok", "usage": {"prompt_tokens": 7, "completion_tokens": 3,
-                                                     "cost_usd": 0.002}}))
+        print(
+            json.dumps(
+                {"output": "ok", "usage": {"prompt_tokens": 7, "completion_tokens": 3, "cost_usd": 0.002}}
+            )
+        )
         return 0
     trace = {"argv": sys.argv[1:], "cwd_files": sorted(os.listdir("."))}
     print(json.dumps({"output": request["prompt"], "trace": trace}))

@@ -50,9 +50,12 @@ def can_mount() -> bool:
     import tempfile
 
     with tempfile.TemporaryDirectory() as tmp:
-        ok = subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tmp], capture_output=True
-        ).returncode == 0
+        ok = (
+            subprocess.run(
+                ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", tmp], capture_output=True
+            ).returncode
+            == 0
+        )
         if ok:
             subprocess.run(["umount", tmp], check=True)
         return ok
@@ -62,9 +65,7 @@ def can_mount() -> bool:
 def small_fs(where: Path, size_kb: int) -> Iterator[Path]:
     """Mount a ``size_kb`` tmpfs at ``where`` (created); unmounted afterwards."""
     where.mkdir(parents=True, exist_ok=True)
-    subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(where)], check=True
-    )
+    subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size_kb}k", "tmpfs", str(where)], check=True)
     try:
         yield where
     finally:

@@ -34,13 +34,22 @@ TASKS: list[dict[str, Any]] = [
 # (task id, class, text, screen flags, details)
 CANDIDATES: list[tuple[str, str, str, list[str], dict[str, Any]]] = [
     ("book-01", "paraphrase", "Please book me a flight from Paris to Rome on Friday.", [], {}),
-    ("book-01", "typo", "Book a flihgt from Paris to Rome on Friday.", [],
-     {"edits": [{"kind": "swap", "word": "flight"}]}),
+    (
+        "book-01",
+        "typo",
+        "Book a flihgt from Paris to Rome on Friday.",
+        [],
+        {"edits": [{"kind": "swap", "word": "flight"}]},
+    ),
     ("book-01", "register", "yo book a flight Paris to Rome friday pls", ["slot 'day' lost"], {}),
     ("hotel-02", "paraphrase", "I need a hotel in Lisbon for 2 nights, under 150 EUR.", [], {}),
-    ("hotel-02", "distractor",
-     "Find a hotel in Lisbon for 2 nights under 150 EUR. My sister loves museums.", [],
-     {"inserted": ["My sister loves museums."]}),
+    (
+        "hotel-02",
+        "distractor",
+        "Find a hotel in Lisbon for 2 nights under 150 EUR. My sister loves museums.",
+        [],
+        {"inserted": ["My sister loves museums."]},
+    ),
     ("hotel-02", "typo", "Find a hotel in Lisbon for 2 nigths under 150 EUR.", [], {}),
 ]
 
@@ -50,15 +59,27 @@ def candidate_id(suite: str, task_id: str, cls: str, text: str) -> str:
 
 
 def make_candidate(
-    task: Task, cls: str, text: str, flags: list[str] | None = None,
-    details: dict[str, Any] | None = None, suite: str = SUITE, index: int = 0,
+    task: Task,
+    cls: str,
+    text: str,
+    flags: list[str] | None = None,
+    details: dict[str, Any] | None = None,
+    suite: str = SUITE,
+    index: int = 0,
 ) -> Candidate:
     flags = list(flags or [])
     return Candidate(
-        id=candidate_id(suite, task.id, cls, text), suite=suite, task_id=task.id,
-        perturbation=cls, text=text, level=0.1, epsilon=0.12, index=index,  # type: ignore[arg-type]
+        id=candidate_id(suite, task.id, cls, text),
+        suite=suite,
+        task_id=task.id,
+        perturbation=cls,
+        text=text,
+        level=0.1,
+        epsilon=0.12,
+        index=index,  # type: ignore[arg-type]
         generator=Provenance(kind="rules", perturb_version="0.1.0", seed=7),
-        screen=Screen(passed=not flags, flags=flags), details=dict(details or {}),
+        screen=Screen(passed=not flags, flags=flags),
+        details=dict(details or {}),
         task_sha256=task_hash(task),
     )
 

@@ -39,21 +39,37 @@ def make_suite(
     for task in parsed:
         entries.append(
             FixtureEntry(
-                id=f"{task.id}/canonical", task_id=task.id, perturbation="canonical",
-                prompt=task.prompt, expected=task.expected, grader=task.grader,
-                weight=task.weight, slots=task.slots, metadata=task.metadata,
+                id=f"{task.id}/canonical",
+                task_id=task.id,
+                perturbation="canonical",
+                prompt=task.prompt,
+                expected=task.expected,
+                grader=task.grader,
+                weight=task.weight,
+                slots=task.slots,
+                metadata=task.metadata,
             )
         )
     for task_id, cls, text in variants:
         task = by_id[task_id]
         cid = "c-" + short_id((suite, task_id, cls, text))
         entries.append(
-            FixtureEntry.model_validate({
-                "id": f"{task_id}/{cls}/{cid}", "task_id": task_id, "perturbation": cls,
-                "prompt": text, "level": 0.2, "epsilon": 0.1, "expected": task.expected,
-                "grader": task.grader, "weight": task.weight, "slots": task.slots,
-                "metadata": task.metadata, "candidate_id": cid,
-            })
+            FixtureEntry.model_validate(
+                {
+                    "id": f"{task_id}/{cls}/{cid}",
+                    "task_id": task_id,
+                    "perturbation": cls,
+                    "prompt": text,
+                    "level": 0.2,
+                    "epsilon": 0.1,
+                    "expected": task.expected,
+                    "grader": task.grader,
+                    "weight": task.weight,
+                    "slots": task.slots,
+                    "metadata": task.metadata,
+                    "candidate_id": cid,
+                }
+            )
         )
     entries.sort(key=fixture_sort_key)
     lock_entries = []
@@ -61,19 +77,29 @@ def make_suite(
         canonical = e.perturbation == "canonical"
         lock_entries.append(
             LockEntry(
-                id=e.id, sha256=content_hash(e), task_id=e.task_id, perturbation=e.perturbation,
-                provenance=None if canonical else Provenance(
-                    kind="rules", perturb_version=__version__, seed=0
-                ),
-                decision=None if canonical else LockDecision(
-                    action="accepted", reviewer="tester", at="2026-01-01T00:00:00Z",
+                id=e.id,
+                sha256=content_hash(e),
+                task_id=e.task_id,
+                perturbation=e.perturbation,
+                provenance=None
+                if canonical
+                else Provenance(kind="rules", perturb_version=__version__, seed=0),
+                decision=None
+                if canonical
+                else LockDecision(
+                    action="accepted",
+                    reviewer="tester",
+                    at="2026-01-01T00:00:00Z",
                     mode="individual",
                 ),
             )
         )
     lock = Lock(
-        perturb_version=__version__, suite=suite, tasks_file=f"tasks/{suite}.jsonl",
-        tasks={t.id: task_hash(t) for t in parsed}, entries=lock_entries,
+        perturb_version=__version__,
+        suite=suite,
+        tasks_file=f"tasks/{suite}.jsonl",
+        tasks={t.id: task_hash(t) for t in parsed},
+        entries=lock_entries,
     )
     (root / "fixtures").mkdir(exist_ok=True)
     fixtures = root / "fixtures" / f"{suite}.jsonl"

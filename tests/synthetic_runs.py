@@ -43,12 +43,22 @@ class Prompt:
 
 def manifest(run_id: str, trials: int, suite: str = "demo", **over: Any) -> RunManifest:
     data: dict[str, Any] = {
-        "run_id": run_id, "suite": suite, "fixtures": f"fixtures/{suite}.jsonl",
-        "lock_sha256": "sha256:" + "0" * 64, "agent": "examples.demo_agent:agent",
-        "model": None, "sampling": {"temperature": 0.7}, "trials": trials,
-        "timeout_s": 30.0, "concurrency": 4, "classes": ["canonical", "paraphrase", "typo"],
-        "seed": 0, "perturb_version": "0.1.0", "python_version": "3.11.7",
-        "platform": "Linux-x86_64", "started_at": "2026-01-02T03:04:05Z",
+        "run_id": run_id,
+        "suite": suite,
+        "fixtures": f"fixtures/{suite}.jsonl",
+        "lock_sha256": "sha256:" + "0" * 64,
+        "agent": "examples.demo_agent:agent",
+        "model": None,
+        "sampling": {"temperature": 0.7},
+        "trials": trials,
+        "timeout_s": 30.0,
+        "concurrency": 4,
+        "classes": ["canonical", "paraphrase", "typo"],
+        "seed": 0,
+        "perturb_version": "0.1.0",
+        "python_version": "3.11.7",
+        "platform": "Linux-x86_64",
+        "started_at": "2026-01-02T03:04:05Z",
         "config_hash": "sha256:" + "1" * 64,
     }
     data.update(over)
@@ -71,14 +81,23 @@ def trial_lines(run_id: str, prompts: list[Prompt], suite: str = "demo") -> list
                     output_tokens=p.tokens[1] if p.tokens else None,
                 )
             trial = Trial(
-                run_id=run_id, suite=suite, task_id=p.task_id, variant_id=p.variant_id,
-                variant_sha256="sha256:" + "a" * 64, perturbation=p.kind,  # type: ignore[arg-type]
-                level=p.level, epsilon=p.epsilon, weight=p.weight, attempt=attempt,
+                run_id=run_id,
+                suite=suite,
+                task_id=p.task_id,
+                variant_id=p.variant_id,
+                variant_sha256="sha256:" + "a" * 64,
+                perturbation=p.kind,  # type: ignore[arg-type]
+                level=p.level,
+                epsilon=p.epsilon,
+                weight=p.weight,
+                attempt=attempt,
                 outcome=outcome,  # type: ignore[arg-type]
                 output=output,
                 error="timeout after 30s" if outcome == "errored" else None,
                 error_kind="timeout" if outcome == "errored" else None,
-                latency_s=round(p.latency + 0.1 * attempt, 3), usage=usage, seed=attempt,
+                latency_s=round(p.latency + 0.1 * attempt, 3),
+                usage=usage,
+                seed=attempt,
                 **p.extra,
             )
             lines.append(json.dumps(trial.model_dump(mode="json"), separators=(",", ":")))
@@ -86,8 +105,14 @@ def trial_lines(run_id: str, prompts: list[Prompt], suite: str = "demo") -> list
 
 
 def write_run(
-    root: Path, run_id: str, prompts: list[Prompt], *, trials: int | None = None,
-    suite: str = "demo", extra_lines: list[str] | None = None, tail: str = "",
+    root: Path,
+    run_id: str,
+    prompts: list[Prompt],
+    *,
+    trials: int | None = None,
+    suite: str = "demo",
+    extra_lines: list[str] | None = None,
+    tail: str = "",
 ) -> Path:
     """Write ``root/run_id/{manifest.json,trials.jsonl}``; ``tail`` is appended raw."""
     run_dir = root / run_id

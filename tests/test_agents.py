@@ -69,9 +69,7 @@ def test_python_one_argument_and_async() -> None:
 def test_python_trace_and_usage() -> None:
     [resp] = call("tests.sample_agents:with_trace", request("flights to Oslo"))
     assert resp.output == "done"
-    assert resp.trace == [
-        {"tool": "search", "args": {"q": "flights to Oslo"}}, {"observation": "3 results"}
-    ]
+    assert resp.trace == [{"tool": "search", "args": {"q": "flights to Oslo"}}, {"observation": "3 results"}]
     assert resp.usage == {"input_tokens": 12, "output_tokens": 4, "cost_usd": 0.0003}
 
 
@@ -153,15 +151,16 @@ def test_subprocess_nonzero_exit_is_errored_with_stderr_tail() -> None:
     with pytest.raises(AgentCallError) as info:
         call(cmd(), request(task_id="fail"))
     assert info.value.kind == "exit_status"
-    assert str(info.value) == (
-        "exit status 3; stderr: loading model...\nTraceback: boom in tool call"
-    )
+    assert str(info.value) == ("exit status 3; stderr: loading model...\nTraceback: boom in tool call")
 
 
 @pytest.mark.parametrize(
     ("task_id", "message"),
     [
-        ("garbage", "stdout is not JSON (Expecting value at line 1 column 1; expected {\"output\": ...}): 'this is not json'"),
+        (
+            "garbage",
+            "stdout is not JSON (Expecting value at line 1 column 1; expected {\"output\": ...}): 'this is not json'",
+        ),
         ("noout", 'stdout JSON has no "output"'),
     ],
 )
@@ -213,13 +212,17 @@ def api_key(monkeypatch: pytest.MonkeyPatch) -> str:
 def test_openai_call_records_usage_trace_and_sampling(fake_openai, api_key: str) -> None:  # type: ignore[no-untyped-def]
     srv = fake_openai(script=[Reply(content="Paris", usage=(21, 2))])
     [resp] = call(
-        "openai:tiny-model", request("Capital of France?"), base_url=srv.base_url,
+        "openai:tiny-model",
+        request("Capital of France?"),
+        base_url=srv.base_url,
         temperature=0.3,
     )
     assert resp.output == "Paris"
     assert resp.usage == {"input_tokens": 21, "output_tokens": 2, "cost_usd": None}
     assert resp.trace == {
-        "model": "tiny-model", "system_fingerprint": "fp_test", "finish_reason": "stop",
+        "model": "tiny-model",
+        "system_fingerprint": "fp_test",
+        "finish_reason": "stop",
         "retries": 0,
     }
     [body] = srv.requests
@@ -231,9 +234,7 @@ def test_openai_call_records_usage_trace_and_sampling(fake_openai, api_key: str)
 
 
 def test_openai_429_honours_retry_after(fake_openai, api_key: str) -> None:  # type: ignore[no-untyped-def]
-    srv = fake_openai(
-        script=[Reply(status=429, headers={"Retry-After": "0.4"}), Reply(content="ok")]
-    )
+    srv = fake_openai(script=[Reply(status=429, headers={"Retry-After": "0.4"}), Reply(content="ok")])
     started = time.perf_counter()
     [resp] = call("openai:m", request(), base_url=srv.base_url)
     elapsed = time.perf_counter() - started
@@ -276,8 +277,14 @@ def test_openai_gives_up_after_bounded_retries(fake_openai, api_key: str) -> Non
 
     async def go() -> None:
         agent = OpenAIAgent(
-            spec="openai:m", model="m", api_key=api_key, base_url=srv.base_url,
-            temperature=None, request_timeout=5, max_retries=3, base_delay=0.01,
+            spec="openai:m",
+            model="m",
+            api_key=api_key,
+            base_url=srv.base_url,
+            temperature=None,
+            request_timeout=5,
+            max_retries=3,
+            base_delay=0.01,
         )
         await agent.start()
         try:

@@ -34,8 +34,9 @@ def test_workflow_passes_on_the_bundled_example(tmp_path: Path) -> None:
     assert [s[1] for s in steps] == ["verify", "run", "report", "report", "gate"]
     exe = Path(sys.executable).parent / "perturb"
     for args in steps:
-        done = subprocess.run([str(exe), *args[1:]], cwd=tmp_path, capture_output=True,
-                              text=True, timeout=300)
+        done = subprocess.run(
+            [str(exe), *args[1:]], cwd=tmp_path, capture_output=True, text=True, timeout=300
+        )
         assert done.returncode == 0, (args, done.stdout[-2000:], done.stderr[-2000:])
     assert (tmp_path / "reports/report.html").is_file()
     assert done.stdout.splitlines()[-1].startswith("gate passed: run ci against baseline evals/baseline.json")

@@ -15,8 +15,13 @@ REPO = Path(__file__).resolve().parent.parent
 def test_builtin_tiers_match_this_projects_pyproject() -> None:
     tiers = load_tiers(REPO)
     assert {name: tiers[name] for name in DEFAULT_TIERS} == {
-        "smoke": Tier("smoke", str(REPO / "pyproject.toml"), tasks=10, trials=3,
-                      classes=["canonical", "paraphrase", "distractor"]),
+        "smoke": Tier(
+            "smoke",
+            str(REPO / "pyproject.toml"),
+            tasks=10,
+            trials=3,
+            classes=["canonical", "paraphrase", "distractor"],
+        ),
         "full": Tier("full", str(REPO / "pyproject.toml"), trials=5),
         "stress": Tier("stress", str(REPO / "pyproject.toml"), trials=10),
     }
@@ -24,22 +29,22 @@ def test_builtin_tiers_match_this_projects_pyproject() -> None:
 
 def test_no_config_file_gives_builtin_tiers(tmp_path: Path) -> None:
     tiers = load_tiers(tmp_path)
-    assert tiers["smoke"] == Tier("smoke", "built-in", tasks=10, trials=3,
-                                  classes=["canonical", "paraphrase", "distractor"])
+    assert tiers["smoke"] == Tier(
+        "smoke", "built-in", tasks=10, trials=3, classes=["canonical", "paraphrase", "distractor"]
+    )
     assert tiers["full"].trials == 5 and tiers["stress"].trials == 10
 
 
 def test_pyproject_tiers_override_and_add(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[project]\nname = "x"\n\n[tool.perturb]\nother = 1\n\n'
-        "[tool.perturb.tiers.smoke]\ntasks = [\"a\", \"b\"]\ntrials = 2\n"
+        '[tool.perturb.tiers.smoke]\ntasks = ["a", "b"]\ntrials = 2\n'
         "concurrency = 4\ntimeout = 30\n\n"
-        "[tool.perturb.tiers.nightly]\ntrials = 7\nclasses = [\"canonical\", \"typo\"]\n"
+        '[tool.perturb.tiers.nightly]\ntrials = 7\nclasses = ["canonical", "typo"]\n'
     )
     tiers = load_tiers(tmp_path)
     source = str(tmp_path / "pyproject.toml")
-    assert tiers["smoke"] == Tier("smoke", source, tasks=["a", "b"], trials=2, concurrency=4,
-                                  timeout=30.0)
+    assert tiers["smoke"] == Tier("smoke", source, tasks=["a", "b"], trials=2, concurrency=4, timeout=30.0)
     assert tiers["nightly"] == Tier("nightly", source, trials=7, classes=["canonical", "typo"])
     assert tiers["stress"].source == "built-in"
 
@@ -53,32 +58,47 @@ def test_perturb_toml_wins(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("body", "message"),
     [
-        ("[tool.perturb.tiers.smoke]\ntrials = 3\ntrails = 4\n",
-         "pyproject.toml:3: tool.perturb.tiers.smoke.trails: unknown key "
-         "(expected: tasks, trials, classes, concurrency, timeout)"),
-        ("[tool.perturb.tiers.smoke]\n\ntrials = \"three\"\n",
-         "pyproject.toml:3: tool.perturb.tiers.smoke.trials: expected a whole number >= 1, "
-         "got 'three'"),
-        ("[tool.perturb.tiers.full]\ntrials = 0\n",
-         "pyproject.toml:2: tool.perturb.tiers.full.trials: expected a whole number >= 1, got 0"),
-        ("[tool.perturb.tiers.full]\nclasses = [\"canonical\", \"typos\"]\n",
-         "pyproject.toml:2: tool.perturb.tiers.full.classes: unknown class 'typos' (expected "
-         "some of: canonical, paraphrase, reorder, distractor, self_correction, typo, register),"
-         " got ['canonical', 'typos']"),
-        ("[tool.perturb.tiers.full]\ntimeout = -1\n",
-         "pyproject.toml:2: tool.perturb.tiers.full.timeout: expected a number of seconds > 0, "
-         "got -1"),
-        ("[tool.perturb.tiers.full]\ntasks = []\n",
-         "pyproject.toml:2: tool.perturb.tiers.full.tasks: expected a whole number >= 1 or a "
-         "non-empty list of task ids, got []"),
-        ("[tool.perturb]\ntiers = 3\n",
-         "pyproject.toml:2: tool.perturb.tiers: expected a table of tiers "
-         "([tool.perturb.tiers.<name>])"),
-        ("[tool.perturb.tiers]\nsmoke = 3\n",
-         "pyproject.toml:2: tool.perturb.tiers.smoke: expected a table "
-         "([tool.perturb.tiers.smoke] with keys tasks, trials, classes, concurrency, timeout)"),
-        ("[tool.perturb.tiers.full]\ntrials = \n",
-         "pyproject.toml:2: invalid TOML: Invalid value (expected valid TOML)"),
+        (
+            "[tool.perturb.tiers.smoke]\ntrials = 3\ntrails = 4\n",
+            "pyproject.toml:3: tool.perturb.tiers.smoke.trails: unknown key "
+            "(expected: tasks, trials, classes, concurrency, timeout)",
+        ),
+        (
+            '[tool.perturb.tiers.smoke]\n\ntrials = "three"\n',
+            "pyproject.toml:3: tool.perturb.tiers.smoke.trials: expected a whole number >= 1, got 'three'",
+        ),
+        (
+            "[tool.perturb.tiers.full]\ntrials = 0\n",
+            "pyproject.toml:2: tool.perturb.tiers.full.trials: expected a whole number >= 1, got 0",
+        ),
+        (
+            '[tool.perturb.tiers.full]\nclasses = ["canonical", "typos"]\n',
+            "pyproject.toml:2: tool.perturb.tiers.full.classes: unknown class 'typos' (expected "
+            "some of: canonical, paraphrase, reorder, distractor, self_correction, typo, register),"
+            " got ['canonical', 'typos']",
+        ),
+        (
+            "[tool.perturb.tiers.full]\ntimeout = -1\n",
+            "pyproject.toml:2: tool.perturb.tiers.full.timeout: expected a number of seconds > 0, got -1",
+        ),
+        (
+            "[tool.perturb.tiers.full]\ntasks = []\n",
+            "pyproject.toml:2: tool.perturb.tiers.full.tasks: expected a whole number >= 1 or a "
+            "non-empty list of task ids, got []",
+        ),
+        (
+            "[tool.perturb]\ntiers = 3\n",
+            "pyproject.toml:2: tool.perturb.tiers: expected a table of tiers ([tool.perturb.tiers.<name>])",
+        ),
+        (
+            "[tool.perturb.tiers]\nsmoke = 3\n",
+            "pyproject.toml:2: tool.perturb.tiers.smoke: expected a table "
+            "([tool.perturb.tiers.smoke] with keys tasks, trials, classes, concurrency, timeout)",
+        ),
+        (
+            "[tool.perturb.tiers.full]\ntrials = \n",
+            "pyproject.toml:2: invalid TOML: Invalid value (expected valid TOML)",
+        ),
     ],
 )
 def test_malformed_config_names_file_line_and_key(tmp_path: Path, body: str, message: str) -> None:

@@ -42,8 +42,7 @@ runner = CliRunner()
 
 N = 8
 TASKS = [
-    {"id": f"t{i:02d}", "prompt": f"Repeat number {i}", "expected": f"Repeat number {i}",
-     "grader": "exact"}
+    {"id": f"t{i:02d}", "prompt": f"Repeat number {i}", "expected": f"Repeat number {i}", "grader": "exact"}
     for i in range(12)
 ]
 VARIANTS = [(f"t{i:02d}", "paraphrase", f"Please repeat number {i}") for i in range(12)]
@@ -76,9 +75,23 @@ def test_run_killed_at_20_random_moments_resumes_without_loss_or_duplicates(tmp_
     project = tmp_path / "proj"
     make_suite(project, TASKS, VARIANTS)
     (project / "random_sleep_agent.py").write_text(RANDOM_SLEEP_AGENT)
-    command = [sys.executable, "-m", "perturb", "run", "fixtures/demo.jsonl", "--agent",
-               "random_sleep_agent:agent", "--trials", str(N), "--concurrency", "2", "--out",
-               "runs/k", "--timeout", "30"]
+    command = [
+        sys.executable,
+        "-m",
+        "perturb",
+        "run",
+        "fixtures/demo.jsonl",
+        "--agent",
+        "random_sleep_agent:agent",
+        "--trials",
+        str(N),
+        "--concurrency",
+        "2",
+        "--out",
+        "runs/k",
+        "--timeout",
+        "30",
+    ]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     trials = project / "runs/k/trials.jsonl"
     total = len(TASKS + VARIANTS) * N
@@ -87,8 +100,9 @@ def test_run_killed_at_20_random_moments_resumes_without_loss_or_duplicates(tmp_
     moments: list[str] = []
     while kills < 20:
         before = len(complete_lines(trials))
-        proc = subprocess.Popen(command, cwd=project, env=env, stdout=subprocess.DEVNULL,
-                                stderr=subprocess.DEVNULL)
+        proc = subprocess.Popen(
+            command, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
         try:
             if rng.random() < 0.5:  # somewhere in start-up: imports, verify, manifest, scan
                 delay = rng.uniform(0.0, 0.6)
@@ -113,12 +127,14 @@ def test_run_killed_at_20_random_moments_resumes_without_loss_or_duplicates(tmp_
         after = complete_lines(trials)  # every line whole after every kill
         assert len(after) >= before and len(after) < total, moments
 
-    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     lines = complete_lines(trials)
     assert len(lines) == total
-    assert f"run k: {total}/{total} trials done ({total // 2} passed, {total // 2} wrong, 0 errored)" in done.stdout
+    assert (
+        f"run k: {total}/{total} trials done ({total // 2} passed, {total // 2} wrong, 0 errored)"
+        in done.stdout
+    )
     rows = [json.loads(line) for line in lines]
     pairs = Counter((r["variant_id"], r["attempt"]) for r in rows)
     assert len(pairs) == total and max(pairs.values()) == 1  # none lost, none duplicated
@@ -261,8 +277,9 @@ def test_freeze_killed_at_every_write_fsync_and_rename_leaves_old_or_new(tmp_pat
         paths.lock.write_bytes(old[1])
         for p in (pending_path(paths.fixtures), pending_path(paths.lock)):
             p.unlink(missing_ok=True)
-        proc = subprocess.run([sys.executable, "-c", INJECT, str(root), str(k)],
-                              capture_output=True, text=True, timeout=60)
+        proc = subprocess.run(
+            [sys.executable, "-c", INJECT, str(root), str(k)], capture_output=True, text=True, timeout=60
+        )
         if proc.stdout == "finished\n":
             assert proc.returncode == 0
             break

@@ -41,9 +41,7 @@ MOUNTABLE = can_mount()
 needs_mount = pytest.mark.skipif(
     not MOUNTABLE, reason="mounting a tmpfs or a read-only bind needs root (CI runs as root)"
 )
-TASKS = [
-    {"id": f"t{i}", "prompt": f"Say {i}", "expected": f"Say {i}", "grader": "exact"} for i in range(3)
-]
+TASKS = [{"id": f"t{i}", "prompt": f"Say {i}", "expected": f"Say {i}", "grader": "exact"} for i in range(3)]
 ENOSPC = os.strerror(errno.ENOSPC)
 EROFS = os.strerror(errno.EROFS)
 
@@ -90,8 +88,18 @@ def test_run_on_a_full_disk_keeps_whole_lines_and_resumes(tmp_path: Path) -> Non
         filler = fill(mnt, 96 * 1024)
         run_dir = project / "runs/r"
         trials = run_dir / "trials.jsonl"
-        args = ("run", str(fixtures), "--agent", "big_agent_t7:agent", "--trials", "8", "--out",
-                str(run_dir), "--concurrency", "1")
+        args = (
+            "run",
+            str(fixtures),
+            "--agent",
+            "big_agent_t7:agent",
+            "--trials",
+            "8",
+            "--out",
+            str(run_dir),
+            "--concurrency",
+            "1",
+        )
         result = invoke(*args)
         assert result.exit_code == 2
         assert result.stderr == (
@@ -147,8 +155,19 @@ def test_report_on_a_full_disk_keeps_the_previous_report(tmp_path: Path) -> None
         project = mnt / "proj"
         fixtures = make_suite(project, TASKS)
         (project / "say_agent_t7.py").write_text("def agent(prompt, request):\n    return prompt\n")
-        assert invoke("run", str(fixtures), "--agent", "say_agent_t7:agent", "--trials", "2",
-                      "--out", str(project / "runs/r")).exit_code == 0
+        assert (
+            invoke(
+                "run",
+                str(fixtures),
+                "--agent",
+                "say_agent_t7:agent",
+                "--trials",
+                "2",
+                "--out",
+                str(project / "runs/r"),
+            ).exit_code
+            == 0
+        )
         out = project / "reports/report.html"
         out.parent.mkdir()
         out.write_text("<html>the previous report</html>\n")
@@ -162,8 +181,10 @@ def test_report_on_a_full_disk_keeps_the_previous_report(tmp_path: Path) -> None
         )
         assert snapshot(project) == before  # no temp file left behind either
         filler.unlink()
-        assert invoke("report", str(project / "runs/r"), "-o", str(out), "-q", "--bootstrap",
-                      "20").exit_code == 0
+        assert (
+            invoke("report", str(project / "runs/r"), "-o", str(out), "-q", "--bootstrap", "20").exit_code
+            == 0
+        )
         assert "<svg" in out.read_text()
 
 
@@ -177,8 +198,7 @@ def test_review_journal_on_a_full_disk_is_not_torn(tmp_path: Path) -> None:
         before = paths.journal.read_bytes()
         filler = fill(mnt, 4096)  # the review lock fits; a 9 KB decision line does not
         reason = "long note " * 900
-        result = invoke("reject", cands[1].id, "--reason", reason, "--reviewer", "Ada", "--root",
-                        str(root))
+        result = invoke("reject", cands[1].id, "--reason", reason, "--reviewer", "Ada", "--root", str(root))
         assert result.exit_code == 2
         assert result.stderr == (
             f"error: {paths.journal}: cannot append: {ENOSPC} (expected free space; lines "
@@ -187,8 +207,12 @@ def test_review_journal_on_a_full_disk_is_not_torn(tmp_path: Path) -> None:
         assert paths.journal.read_bytes() == before  # the part that fitted was cut back off
         assert not paths.review_lock.exists()
         filler.unlink()
-        assert invoke("reject", cands[1].id, "--reason", reason, "--reviewer", "Ada", "--root",
-                      str(root)).exit_code == 0
+        assert (
+            invoke(
+                "reject", cands[1].id, "--reason", reason, "--reviewer", "Ada", "--root", str(root)
+            ).exit_code
+            == 0
+        )
         lines = paths.journal.read_bytes().splitlines()
         assert len(lines) == 2 and json.loads(lines[1])["seq"] == 2
 
@@ -211,22 +235,36 @@ def test_read_only_output_is_one_clear_error_and_writes_nothing(tmp_path: Path) 
     assert invoke("accept", cands[3].id, "--reviewer", "Ada", "--root", str(project)).exit_code == 0
 
     cases = [
-        (project / "runs", [*run, "--out", str(project / "runs/new")],
-         f"{project}/runs/new/.lock: cannot create the run lock: {EROFS} (expected a writable "
-         "run directory with free space; choose another --out)"),
-        (project / "runs", [*run, "--out", str(project / "runs/r")],
-         f"{project}/runs/r/.lock: cannot create the run lock: {EROFS} (expected a writable "
-         "run directory with free space; choose another --out)"),
-        (project / "fixtures", ["freeze", "--root", str(project)],
-         f"{fixtures}: cannot write: {EROFS} (expected a writable directory with free space; "
-         "the previous fixtures are unchanged)"),
-        (project / "reports", ["report", str(project / "runs/r"), "-o",
-                               str(project / "reports/r.json"), "-q"],
-         f"{project}/reports/r.json: cannot write: {EROFS} (expected a writable directory with "
-         "free space; the previous file is unchanged)"),
-        (paths.review_dir, ["reject", cands[1].id, "--reason", "no", "--root", str(project)],
-         f"{paths.review_lock}: cannot create the review lock: {EROFS} (expected a writable "
-         "review directory)"),
+        (
+            project / "runs",
+            [*run, "--out", str(project / "runs/new")],
+            f"{project}/runs/new/.lock: cannot create the run lock: {EROFS} (expected a writable "
+            "run directory with free space; choose another --out)",
+        ),
+        (
+            project / "runs",
+            [*run, "--out", str(project / "runs/r")],
+            f"{project}/runs/r/.lock: cannot create the run lock: {EROFS} (expected a writable "
+            "run directory with free space; choose another --out)",
+        ),
+        (
+            project / "fixtures",
+            ["freeze", "--root", str(project)],
+            f"{fixtures}: cannot write: {EROFS} (expected a writable directory with free space; "
+            "the previous fixtures are unchanged)",
+        ),
+        (
+            project / "reports",
+            ["report", str(project / "runs/r"), "-o", str(project / "reports/r.json"), "-q"],
+            f"{project}/reports/r.json: cannot write: {EROFS} (expected a writable directory with "
+            "free space; the previous file is unchanged)",
+        ),
+        (
+            paths.review_dir,
+            ["reject", cands[1].id, "--reason", "no", "--root", str(project)],
+            f"{paths.review_lock}: cannot create the review lock: {EROFS} (expected a writable "
+            "review directory)",
+        ),
     ]
     for directory, args, message in cases:
         before = snapshot(project)
@@ -269,7 +307,9 @@ def test_a_short_write_then_enospc_is_cut_back(tmp_path: Path, monkeypatch: pyte
     assert path.read_bytes() == b'{"n":1}\n{"n":3}\n'
 
 
-def test_atomic_write_failing_at_fsync_keeps_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_atomic_write_failing_at_fsync_keeps_the_old_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "report.json"
     path.write_text("old\n")
 

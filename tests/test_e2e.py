@@ -41,7 +41,9 @@ def cli(*args: str, code: int = 0) -> Any:
     return result
 
 
-def by_hand(trials: list[dict[str, Any]], weights: dict[str, float], k: int) -> dict[str, tuple[float, float]]:
+def by_hand(
+    trials: list[dict[str, Any]], weights: dict[str, float], k: int
+) -> dict[str, tuple[float, float]]:
     """Per class (mean success, pass^k), computed here from the trial lines: per prompt c/n and
     C(c, k)/C(n, k), a task's prompts averaged within the class, tasks weighted."""
     counts: dict[tuple[str, str, str], list[int]] = defaultdict(lambda: [0, 0])
@@ -95,8 +97,7 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert accept and reject
     out = cli("accept", *accept, "--reviewer", "E2E", "--root", str(root)).stdout
     assert out.count("\n") == len(accept) and "[bulk]" in out
-    out = cli("reject", *reject, "--reason", "out of scope", "--reviewer", "E2E", "--root",
-              str(root)).stdout
+    out = cli("reject", *reject, "--reason", "out of scope", "--reviewer", "E2E", "--root", str(root)).stdout
     assert out.count("\n") == len(reject)
 
     # freeze, verify
@@ -115,8 +116,16 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
 
     # run n = 8
     total = len(entries) * N
-    run = cli("run", str(fx), "--agent", "examples.travel_agent:agent", "--trials", str(N),
-              "--out", str(root / "runs/r1"))
+    run = cli(
+        "run",
+        str(fx),
+        "--agent",
+        "examples.travel_agent:agent",
+        "--trials",
+        str(N),
+        "--out",
+        str(root / "runs/r1"),
+    )
     assert run.stdout.startswith(f"ran {total} trials in ")
     trials = [json.loads(x) for x in (root / "runs/r1/trials.jsonl").read_bytes().splitlines()]
     assert len(trials) == total
@@ -126,7 +135,10 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         (e.id, a) for e in entries for a in range(N)
     )
     passed = sum(t["outcome"] == "passed" for t in trials)
-    assert f"run r1: {total}/{total} trials done ({passed} passed, {total - passed} wrong, 0 errored)" in run.stdout
+    assert (
+        f"run r1: {total}/{total} trials done ({passed} passed, {total - passed} wrong, 0 errored)"
+        in run.stdout
+    )
 
     # report in every format
     reports = root / "reports"
@@ -175,30 +187,42 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         "line changed after freeze; restore it from git, or run `perturb freeze mini` to "
         "rewrite it from the review journal)\n"
     )
-    assert bad.stderr == (
-        f"error: {fx}: 1 problem (1 MODIFIED); the fixtures do not match {lock}\n"
+    assert bad.stderr == (f"error: {fx}: 1 problem (1 MODIFIED); the fixtures do not match {lock}\n")
+    refused = cli(
+        "run",
+        str(fx),
+        "--agent",
+        "examples.travel_agent:agent",
+        "--trials",
+        str(N),
+        "--out",
+        str(root / "runs/tampered"),
+        code=1,
     )
-    refused = cli("run", str(fx), "--agent", "examples.travel_agent:agent", "--trials", str(N),
-                  "--out", str(root / "runs/tampered"), code=1)
     assert refused.stdout == bad.stdout and not (root / "runs/tampered").exists()
     fx.write_bytes(raw)  # restored from "git"
     cli("verify", "--root", str(root))
 
     # a worse agent fails the gate, naming the class and the metric
     (root / "worse_agent_e2e.py").write_text(WORSE_AGENT, encoding="utf-8")
-    cli("run", str(fx), "--agent", "worse_agent_e2e:agent", "--trials", str(N), "--out",
-        str(root / "runs/r2"))
+    cli(
+        "run", str(fx), "--agent", "worse_agent_e2e:agent", "--trials", str(N), "--out", str(root / "runs/r2")
+    )
     failed = cli("gate", str(root / "runs/r2"), "--baseline", str(base), code=1)
     typo = baseline.classes["typo"]
-    assert f"regression: typo mean: baseline {typo.mean:.3f}, current 0.000, change " \
-           f"{-typo.mean:+.3f}, tolerance 0.050 (6 matched tasks)" in failed.stdout.splitlines()
+    assert (
+        f"regression: typo mean: baseline {typo.mean:.3f}, current 0.000, change "
+        f"{-typo.mean:+.3f}, tolerance 0.050 (6 matched tasks)" in failed.stdout.splitlines()
+    )
     assert f"regression: typo pass^2: baseline {typo.pass_hat_k:.3f}, current 0.000" in failed.stdout
     for kind in ("canonical", "paraphrase", "self_correction"):
         assert f"ok: {kind} mean: " in failed.stdout
-    failing = sorted(k for k, label in baseline.task_labels.items()
-                     if k.endswith("/typo") and label != "stable-fail")
-    assert [ln.split(":")[1].strip() for ln in failed.stdout.splitlines()
-            if ln.startswith("newly failing:")] == failing
+    failing = sorted(
+        k for k, label in baseline.task_labels.items() if k.endswith("/typo") and label != "stable-fail"
+    )
+    assert [
+        ln.split(":")[1].strip() for ln in failed.stdout.splitlines() if ln.startswith("newly failing:")
+    ] == failing
     assert failed.stderr == (
         f"error: gate failed: 2 regressions, {len(failing)} newly failing task"
         f"{'s' if len(failing) > 1 else ''}; run r2 against baseline {base} (run r1), k=2, "
@@ -231,14 +255,19 @@ def test_readme_first_command_reports_on_the_bundled_fixtures(tmp_path: Path) ->
     run_args = steps[0]
     trials = int(run_args[run_args.index("--trials") + 1])
     for args in steps:
-        done = subprocess.run([str(exe), *args], cwd=tmp_path, capture_output=True, text=True,
-                              timeout=300, env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"})
+        done = subprocess.run(
+            [str(exe), *args],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={"PATH": "/usr/bin:/bin", "PYTHONDONTWRITEBYTECODE": "1"},
+        )
         assert done.returncode == 0, done.stderr
         outputs.append(done.stdout)
     entries = len((tmp_path / "fixtures/travel.jsonl").read_bytes().splitlines())
     assert outputs[0].startswith(f"ran {entries * trials} trials in ")
     assert "warning: n=" not in outputs[-1]  # the README's n resolves every default k
     scorecard = outputs[-1]
-    for kind in ("canonical", "paraphrase", "reorder", "distractor", "self_correction", "typo",
-                 "register"):
+    for kind in ("canonical", "paraphrase", "reorder", "distractor", "self_correction", "typo", "register"):
         assert kind in scorecard

@@ -24,15 +24,18 @@ from perturb.tasks import load_tasks
 ROOT = Path(__file__).resolve().parent.parent
 SUITE = load_tasks(ROOT / "tasks" / "travel.jsonl")
 TASKS = SUITE.by_id()
-DETERMINISTIC_GRADERS = {
-    "exact", "normalized", "contains", "regex", "json_subset", "numeric", "callable"
-}
+DETERMINISTIC_GRADERS = {"exact", "normalized", "contains", "regex", "json_subset", "numeric", "callable"}
 
 
 def request(task_id: str = "t", *, seed: int | None = 0, temperature: float | None = 0.0) -> dict:
     return {
-        "prompt": "", "task_id": task_id, "variant_id": f"{task_id}/canonical",
-        "perturbation": "canonical", "attempt": 0, "seed": seed, "temperature": temperature,
+        "prompt": "",
+        "task_id": task_id,
+        "variant_id": f"{task_id}/canonical",
+        "perturbation": "canonical",
+        "attempt": 0,
+        "seed": seed,
+        "temperature": temperature,
         "metadata": {},
     }
 
@@ -59,9 +62,13 @@ def test_suite_shape() -> None:
     assert all(t.slots and t.tags for t in tasks)
     assert {t.grader.type for t in tasks} == DETERMINISTIC_GRADERS
     assert sum(t.grader.type == "json_subset" for t in tasks) == 38
-    with_day_or_date = [t for t in tasks if any(
-        v in t.prompt and k.endswith(("day", "date", "check_in", "check_out"))
-        for k, v in t.slots.items())]
+    with_day_or_date = [
+        t
+        for t in tasks
+        if any(
+            v in t.prompt and k.endswith(("day", "date", "check_in", "check_out")) for k, v in t.slots.items()
+        )
+    ]
     assert len(with_day_or_date) == 25
     ordered = sorted(t.id for t in tasks if "order" in t.tags)
     assert ordered == ["travel-012", "travel-031", "travel-038"]
@@ -75,27 +82,47 @@ def test_every_canonical_task_passes_at_temperature_zero(task: Task) -> None:
 
 def test_exact_outputs_of_selected_tasks() -> None:
     assert run(TASKS["travel-001"].prompt) == {
-        "intent": "book_flight", "origin": "London", "destination": "Delhi", "day": "Friday",
-        "passengers": 2, "cabin": "economy", "max_price": 400, "currency": "GBP",
+        "intent": "book_flight",
+        "origin": "London",
+        "destination": "Delhi",
+        "day": "Friday",
+        "passengers": 2,
+        "cabin": "economy",
+        "max_price": 400,
+        "currency": "GBP",
     }
     assert run(TASKS["travel-018"].prompt) == {
-        "intent": "refund_quote", "booking_ref": "BK-77402", "paid": 240, "currency": "GBP",
-        "fee": 35, "refund_amount": 205,
+        "intent": "refund_quote",
+        "booking_ref": "BK-77402",
+        "paid": 240,
+        "currency": "GBP",
+        "fee": 35,
+        "refund_amount": 205,
     }
     assert run(TASKS["travel-019"].prompt) == {
-        "intent": "redeem_points", "balance": 12500, "redeem": 4000, "remaining": 8500,
+        "intent": "redeem_points",
+        "balance": 12500,
+        "redeem": 4000,
+        "remaining": 8500,
     }
     assert run(TASKS["travel-017"].prompt)["reply"] == (
         "Check-in for international flights closes 60 minutes before departure, at 17:40."
     )
     assert run(TASKS["travel-022"].prompt) == {
-        "intent": "book_hotel", "city": "Amsterdam", "check_in": "14 June",
-        "check_out": "19 June", "nights": 5, "guests": 2,
+        "intent": "book_hotel",
+        "city": "Amsterdam",
+        "check_in": "14 June",
+        "check_out": "19 June",
+        "nights": 5,
+        "guests": 2,
     }
-    assert run(TASKS["travel-038"].prompt) == {"intent": "multi_step", "steps": [
-        {"intent": "cancel_booking", "booking_ref": "BK-70918"},
-        {"intent": "refund", "amount": 95, "currency": "GBP", "booking_ref": "BK-70918"},
-    ]}
+    assert run(TASKS["travel-038"].prompt) == {
+        "intent": "multi_step",
+        "steps": [
+            {"intent": "cancel_booking", "booking_ref": "BK-70918"},
+            {"intent": "refund", "amount": 95, "currency": "GBP", "booking_ref": "BK-70918"},
+        ],
+    }
 
 
 def test_order_carries_meaning_in_multi_step_tasks() -> None:
@@ -133,16 +160,14 @@ def test_temperature_zero_ignores_the_seed() -> None:
     outputs = {run(prompt, seed=s)["intent"] for s in range(20)}
     assert outputs == {"cancel_booking"}
     assert run(prompt, seed=None, temperature=None) == {
-        "intent": "cancel_booking", "booking_ref": "BK-84456",
+        "intent": "cancel_booking",
+        "booking_ref": "BK-84456",
     }
 
 
 def test_sampled_trials_vary_on_ambiguous_tasks_and_stay_high_overall() -> None:
     seeds = range(20)
-    results = {
-        t.id: [passes(t, run(t.prompt, seed=s, temperature=0.7)) for s in seeds]
-        for t in SUITE.tasks
-    }
+    results = {t.id: [passes(t, run(t.prompt, seed=s, temperature=0.7)) for s in seeds] for t in SUITE.tasks}
     flaky = sorted(tid for tid, r in results.items() if any(r) and not all(r))
     mean = sum(sum(r) for r in results.values()) / (len(results) * len(seeds))
     assert "travel-023" in flaky  # "cancel ... I'll rebook later": cancel 3 vs change 2.5
@@ -173,12 +198,9 @@ def test_factory_gives_fresh_agents_and_its_temperature_wins() -> None:
     assert first is not second and callable(first)
     prompt = TASKS["travel-023"].prompt
     pinned = make_agent(temperature=0.7)
-    intents = {pinned(prompt, request(seed=s, temperature=0.0)).output["intent"]
-               for s in range(20)}
+    intents = {pinned(prompt, request(seed=s, temperature=0.0)).output["intent"] for s in range(20)}
     assert intents == {"cancel_booking", "change_booking"}
-    assert {first(prompt, request(seed=s)).output["intent"] for s in range(20)} == {
-        "cancel_booking"
-    }
+    assert {first(prompt, request(seed=s)).output["intent"] for s in range(20)} == {"cancel_booking"}
     assert sampled_agent.temperature == 0.7
 
 
@@ -188,9 +210,7 @@ def test_trace_records_parsing_steps() -> None:
         "for 2 passengers, economy, under £400 each.",
         request(),
     )
-    assert "self-correction 'sorry, I meant': weekday 'Friday' replaces 'Thursday'" in (
-        response.trace
-    )
+    assert "self-correction 'sorry, I meant': weekday 'Friday' replaces 'Thursday'" in (response.trace)
     assert "intent: book=3 -> book (argmax)" in response.trace
     assert "booking product: book_flight" in response.trace
 
@@ -204,16 +224,31 @@ MOVE = TASKS["travel-004"]
 @pytest.mark.parametrize(
     ("prompt", "day"),
     [
-        ("Please book me a flight from London to Delhi on Thursday — no wait, Friday for 2 "
-         "passengers, economy, under £400 each.", "Thursday"),
-        ("Please book me a flight from London to Delhi on Thursday, actually Friday, for 2 "
-         "passengers, economy, under £400 each.", "Thursday"),
-        ("Please book me a flight from London to Delhi on Thursday... make that Friday, for 2 "
-         "passengers, economy, under £400 each.", "Thursday"),
-        ("Please book me a flight from London to Delhi on Thursday — sorry, I meant Friday for "
-         "2 passengers, economy, under £400 each.", "Friday"),
-        ("Please book me a flight from London to Delhi on Thursday (correction: Friday) for 2 "
-         "passengers, economy, under £400 each.", "Friday"),
+        (
+            "Please book me a flight from London to Delhi on Thursday — no wait, Friday for 2 "
+            "passengers, economy, under £400 each.",
+            "Thursday",
+        ),
+        (
+            "Please book me a flight from London to Delhi on Thursday, actually Friday, for 2 "
+            "passengers, economy, under £400 each.",
+            "Thursday",
+        ),
+        (
+            "Please book me a flight from London to Delhi on Thursday... make that Friday, for 2 "
+            "passengers, economy, under £400 each.",
+            "Thursday",
+        ),
+        (
+            "Please book me a flight from London to Delhi on Thursday — sorry, I meant Friday for "
+            "2 passengers, economy, under £400 each.",
+            "Friday",
+        ),
+        (
+            "Please book me a flight from London to Delhi on Thursday (correction: Friday) for 2 "
+            "passengers, economy, under £400 each.",
+            "Friday",
+        ),
     ],
 )
 def test_self_correction_only_known_phrasings_are_understood(prompt: str, day: str) -> None:
@@ -223,21 +258,29 @@ def test_self_correction_only_known_phrasings_are_understood(prompt: str, day: s
 
 
 def test_self_correction_of_a_city_and_of_the_new_day() -> None:
-    city = run("Please book me a flight from London to Mumbai — I meant Delhi — on Friday for "
-               "2 passengers, economy, under £400 each.")
+    city = run(
+        "Please book me a flight from London to Mumbai — I meant Delhi — on Friday for "
+        "2 passengers, economy, under £400 each."
+    )
     assert (city["origin"], city["destination"]) == ("London", "Delhi")
     assert passes(BOOK, city)
-    wait = run("Can you move my flight BK-51077 from Tuesday to Wednesday — no wait, Thursday? "
-               "Same time if possible.")
+    wait = run(
+        "Can you move my flight BK-51077 from Tuesday to Wednesday — no wait, Thursday? "
+        "Same time if possible."
+    )
     assert wait["new_day"] == "Wednesday" and not passes(MOVE, wait)
-    sorry = run("Can you move my flight BK-51077 from Tuesday to Wednesday — sorry, I meant "
-                "Thursday? Same time if possible.")
+    sorry = run(
+        "Can you move my flight BK-51077 from Tuesday to Wednesday — sorry, I meant "
+        "Thursday? Same time if possible."
+    )
     assert sorry["new_day"] == "Thursday" and passes(MOVE, sorry)
 
 
 def test_sampled_agent_sometimes_gets_an_unknown_correction_right() -> None:
-    prompt = ("Please book me a flight from London to Delhi on Thursday — no wait, Friday for 2 "
-              "passengers, economy, under £400 each.")
+    prompt = (
+        "Please book me a flight from London to Delhi on Thursday — no wait, Friday for 2 "
+        "passengers, economy, under £400 each."
+    )
     days = [run(prompt, seed=s, temperature=0.7)["day"] for s in range(40)]
     # Thursday 1.5 (first mention, "on") vs Friday 0: P(Friday) = 1 / (1 + exp(1.5 / 0.7)) ~ 0.10
     assert set(days) == {"Thursday", "Friday"}
@@ -248,39 +291,91 @@ def test_sampled_agent_sometimes_gets_an_unknown_correction_right() -> None:
     ("task_id", "prompt", "intent", "ok"),
     [
         # typos: one dropped letter in a keyword is caught, a swap of two letters is not
-        ("travel-003", "Cancl booking BK-48213 please, my conference was called off.",
-         "cancel_booking", True),
-        ("travel-003", "Cancle booking BK-48213 please, my conference was called off.",
-         "unknown", False),
-        ("travel-003", "Cancel bookng BK-48213 please, my conferense was called off.",
-         "cancel_booking", True),
-        ("travel-001", "please book me a flight from london to delhi on Friday for 2 passengers, "
-         "economy, under £400 each.", "book_flight", True),
+        (
+            "travel-003",
+            "Cancl booking BK-48213 please, my conference was called off.",
+            "cancel_booking",
+            True,
+        ),
+        ("travel-003", "Cancle booking BK-48213 please, my conference was called off.", "unknown", False),
+        (
+            "travel-003",
+            "Cancel bookng BK-48213 please, my conferense was called off.",
+            "cancel_booking",
+            True,
+        ),
+        (
+            "travel-001",
+            "please book me a flight from london to delhi on Friday for 2 passengers, "
+            "economy, under £400 each.",
+            "book_flight",
+            True,
+        ),
         # paraphrase: an unseen verb or phrase
-        ("travel-003", "Please scrap booking BK-48213, my conference was called off.",
-         "unknown", False),
-        ("travel-014", "My flight BK-66720 got cancelled by the airline, I want my money "
-         "returned, it was £318.50.", "cancel_booking", False),
+        ("travel-003", "Please scrap booking BK-48213, my conference was called off.", "unknown", False),
+        (
+            "travel-014",
+            "My flight BK-66720 got cancelled by the airline, I want my money returned, it was £318.50.",
+            "cancel_booking",
+            False,
+        ),
         # distractors mentioning other intents pull the bag of cues
-        ("travel-001", "Last year I needed a refund after a cancelled trip and it took ages. "
-         "Please book me a flight from London to Delhi on Friday for 2 passengers, economy, "
-         "under £400 each.", "refund", False),
-        ("travel-007", "Please add 2 extra checked bags to booking BK-73310. By the way, the "
-         "upgrade last month was lovely.", "seat_upgrade", False),
-        ("travel-007", "I'm a frequent traveller and my loyalty status matters to me. Please add "
-         "2 extra checked bags to booking BK-73310.", "add_baggage", True),
+        (
+            "travel-001",
+            "Last year I needed a refund after a cancelled trip and it took ages. "
+            "Please book me a flight from London to Delhi on Friday for 2 passengers, economy, "
+            "under £400 each.",
+            "refund",
+            False,
+        ),
+        (
+            "travel-007",
+            "Please add 2 extra checked bags to booking BK-73310. By the way, the "
+            "upgrade last month was lovely.",
+            "seat_upgrade",
+            False,
+        ),
+        (
+            "travel-007",
+            "I'm a frequent traveller and my loyalty status matters to me. Please add "
+            "2 extra checked bags to booking BK-73310.",
+            "add_baggage",
+            True,
+        ),
         # register: British and Indian English vocabulary
-        ("travel-001", "Could I have a return flight from London to Delhi on Friday for 2 "
-         "passengers, economy, under £400 each?", "refund", False),
-        ("travel-004", "Kindly prepone my flight BK-51077 from Tuesday to Thursday, same time "
-         "if possible.", "unknown", False),
-        ("travel-002", "Kindly book a flat in Lisbon for 3 nights from Thursday, two guests, "
-         "max €150 a night.", "book_hotel", True),
+        (
+            "travel-001",
+            "Could I have a return flight from London to Delhi on Friday for 2 "
+            "passengers, economy, under £400 each?",
+            "refund",
+            False,
+        ),
+        (
+            "travel-004",
+            "Kindly prepone my flight BK-51077 from Tuesday to Thursday, same time if possible.",
+            "unknown",
+            False,
+        ),
+        (
+            "travel-002",
+            "Kindly book a flat in Lisbon for 3 nights from Thursday, two guests, max €150 a night.",
+            "book_hotel",
+            True,
+        ),
         # reorder: constraints in another order
-        ("travel-001", "Economy, under £400 each, for 2 passengers: please book me a flight from "
-         "London to Delhi on Friday.", "book_flight", True),
-        ("travel-004", "Could you move my flight BK-51077 to Thursday from Tuesday? Same time if "
-         "possible.", "change_booking", True),
+        (
+            "travel-001",
+            "Economy, under £400 each, for 2 passengers: please book me a flight from "
+            "London to Delhi on Friday.",
+            "book_flight",
+            True,
+        ),
+        (
+            "travel-004",
+            "Could you move my flight BK-51077 to Thursday from Tuesday? Same time if possible.",
+            "change_booking",
+            True,
+        ),
     ],
 )
 def test_perturbed_prompts(task_id: str, prompt: str, intent: str, ok: bool) -> None:
@@ -290,10 +385,15 @@ def test_perturbed_prompts(task_id: str, prompt: str, intent: str, ok: bool) -> 
 
 
 def test_unknown_register_word_loses_a_constraint() -> None:
-    output = run("I need a hotel room in Lisbon for a fortnight from Thursday, two guests, max "
-                 "€150 a night.")
-    assert output == {"intent": "book_hotel", "city": "Lisbon", "day": "Thursday", "guests": 2,
-                      "max_price": 150, "currency": "EUR"}
+    output = run("I need a hotel room in Lisbon for a fortnight from Thursday, two guests, max €150 a night.")
+    assert output == {
+        "intent": "book_hotel",
+        "city": "Lisbon",
+        "day": "Thursday",
+        "guests": 2,
+        "max_price": 150,
+        "currency": "EUR",
+    }
     assert not passes(TASKS["travel-002"], output)
 
 
@@ -311,8 +411,11 @@ def test_edit_distance_fallback() -> None:
 
 @pytest.mark.parametrize(
     "spec",
-    ["examples.travel_agent:agent", "examples.travel_agent:make_agent()",
-     "examples.travel_agent:sampled_agent"],
+    [
+        "examples.travel_agent:agent",
+        "examples.travel_agent:make_agent()",
+        "examples.travel_agent:sampled_agent",
+    ],
 )
 def test_loads_through_the_runner_adapter(spec: str) -> None:
     task = TASKS["travel-012"]
@@ -340,9 +443,7 @@ _WORDS = sorted({w for t in SUITE.tasks for w in t.prompt.split()}) + ["then", "
     temperature=st.sampled_from([0.0, 0.7, 3.0]),
     seed=st.integers(0, 2**32),
 )
-def test_any_text_gives_a_json_action(
-    words: list[str], noise: str, temperature: float, seed: int
-) -> None:
+def test_any_text_gives_a_json_action(words: list[str], noise: str, temperature: float, seed: int) -> None:
     result = parse(" ".join(words) + noise, temperature=temperature, seed=seed)
     assert isinstance(result.action["intent"], str)
     assert json.loads(json.dumps(result.action)) == result.action

@@ -85,7 +85,10 @@ def test_lock_records_hashes_provenance_and_decisions(frozen: tuple) -> None:
     accepted = by_id[f"book-01/paraphrase/{cands[0].id}"].decision
     assert accepted is not None
     assert (accepted.action, accepted.mode, accepted.note, accepted.origin_text) == (
-        "accepted", "individual", "reads naturally", None,
+        "accepted",
+        "individual",
+        "reads naturally",
+        None,
     )
     assert accepted.reviewer == "Ada <ada@example.org>"
     assert accepted.at.endswith("Z")
@@ -184,11 +187,16 @@ def test_freeze_is_refused_while_a_review_holds_the_lock(frozen: tuple) -> None:
     root, _ = frozen
     paths = SuitePaths(root, SUITE)
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys; from pathlib import Path; from perturb.review.lock import ReviewLock\n"
-         f"ReviewLock(Path({str(paths.review_lock)!r}), 'travel', 'perturb review').acquire()\n"
-         "print('held', flush=True); sys.stdin.read()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from perturb.review.lock import ReviewLock\n"
+            f"ReviewLock(Path({str(paths.review_lock)!r}), 'travel', 'perturb review').acquire()\n"
+            "print('held', flush=True); sys.stdin.read()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
@@ -274,8 +282,12 @@ def test_first_freeze_killed_between_renames_is_incomplete_not_unreadable(tmp_pa
 
 def test_rendering_is_a_pure_function_of_the_entry() -> None:
     entry = FixtureEntry(
-        id="t/canonical", task_id="t", perturbation="canonical", prompt="Zürich — 1.0",
-        expected=1.0, grader={"type": "numeric", "tolerance": 0.5},  # type: ignore[arg-type]
+        id="t/canonical",
+        task_id="t",
+        perturbation="canonical",
+        prompt="Zürich — 1.0",
+        expected=1.0,
+        grader={"type": "numeric", "tolerance": 0.5},  # type: ignore[arg-type]
     )
     line = render_fixture_line(entry)
     assert line.endswith(b"\n") and b"\n" not in line[:-1]

@@ -36,10 +36,21 @@ runner = CliRunner()
 N = 3
 AGENT = "fuzz_agent_t7:agent"
 TASKS = [
-    {"id": "a1", "prompt": "Refund order 42 please.", "expected": "Refund order 42 please.",
-     "grader": "exact", "slots": {"order": "42"}},
-    {"id": "b2", "prompt": "Book Rome on Friday.", "expected": "Rome", "grader": "contains",
-     "weight": 2, "metadata": {"tier": "gold"}},
+    {
+        "id": "a1",
+        "prompt": "Refund order 42 please.",
+        "expected": "Refund order 42 please.",
+        "grader": "exact",
+        "slots": {"order": "42"},
+    },
+    {
+        "id": "b2",
+        "prompt": "Book Rome on Friday.",
+        "expected": "Rome",
+        "grader": "contains",
+        "weight": 2,
+        "metadata": {"tier": "gold"},
+    },
     {"id": "c3", "prompt": "What is 6 times 7?", "expected": 42, "grader": "numeric"},
 ]
 VARIANTS = [
@@ -48,7 +59,8 @@ VARIANTS = [
     ("b2", "distractor", "My cat sleeps a lot. Book Rome on Friday."),
 ]
 FUZZ = settings(
-    max_examples=30, deadline=None,
+    max_examples=30,
+    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -59,21 +71,34 @@ def golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("golden")
     make_suite(root, TASKS, VARIANTS)
     (root / "fuzz_agent_t7.py").write_text(
-        "def agent(prompt, request):\n"
-        "    return 42 if 'times' in prompt else prompt\n"
+        "def agent(prompt, request):\n    return 42 if 'times' in prompt else prompt\n"
     )
-    result = runner.invoke(app, ["run", str(root / "fixtures/demo.jsonl"), "--agent", AGENT,
-                                 "--trials", str(N), "--out", str(root / "runs/r")])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            str(root / "fixtures/demo.jsonl"),
+            "--agent",
+            AGENT,
+            "--trials",
+            str(N),
+            "--out",
+            str(root / "runs/r"),
+        ],
+    )
     assert result.exit_code == 0, result.stderr
-    result = runner.invoke(app, ["baseline", str(root / "runs/r"), "-o",
-                                 str(root / "evals/baseline.json"), "--k", "2"])
+    result = runner.invoke(
+        app, ["baseline", str(root / "runs/r"), "-o", str(root / "evals/baseline.json"), "--k", "2"]
+    )
     assert result.exit_code == 0, result.stderr
     # a review directory: three candidates, one accepted (journal), as `perturb generate` and
     # `perturb accept` leave it
     tasks = {t["id"]: Task.model_validate(t) for t in TASKS}
-    cands = [make_candidate(tasks["a1"], "paraphrase", "Please refund order 42.", suite="demo"),
-             make_candidate(tasks["b2"], "typo", "Book Rome on Fridya.", suite="demo"),
-             make_candidate(tasks["c3"], "register", "Kindly, what is 6 times 7?", suite="demo")]
+    cands = [
+        make_candidate(tasks["a1"], "paraphrase", "Please refund order 42.", suite="demo"),
+        make_candidate(tasks["b2"], "typo", "Book Rome on Fridya.", suite="demo"),
+        make_candidate(tasks["c3"], "register", "Kindly, what is 6 times 7?", suite="demo"),
+    ]
     write_lines(root / "review/demo/candidates.jsonl", cands)
     result = runner.invoke(app, ["accept", cands[0].id, "--reviewer", "Fuzz", "--root", str(root)])
     assert result.exit_code == 0, result.stderr
@@ -100,8 +125,12 @@ def copy_of(golden: Path) -> Callable[[], Any]:
 # --------------------------------------------------------------------------- damage
 
 wrong_values = st.one_of(
-    st.none(), st.booleans(), st.integers(min_value=-(2**70), max_value=2**70),
-    st.floats(), st.text(max_size=12), st.lists(st.integers(), max_size=3),
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(),
+    st.text(max_size=12),
+    st.lists(st.integers(), max_size=3),
     st.dictionaries(st.text(max_size=4), st.integers(), max_size=2),
     st.sampled_from(["bogus_class", "canonical", "paraphrase", "", "../../etc/passwd"]),
 )
@@ -152,10 +181,13 @@ def damage_bytes(data: st.DataObject, raw: bytes, lines: bool) -> bytes:
     """Byte- or line-level damage: truncation, bad UTF-8, a huge line, a duplicated, dropped or
     reordered line, a blank line, a line that is not an object."""
     parts = raw.split(b"\n")[:-1] if lines else [raw]
-    kind = data.draw(st.sampled_from(
-        ["truncate", "utf8", "huge", "duplicate", "drop", "swap", "blank", "array", "nan"]
-        if lines else ["truncate", "utf8", "huge", "array", "nan"]
-    ))
+    kind = data.draw(
+        st.sampled_from(
+            ["truncate", "utf8", "huge", "duplicate", "drop", "swap", "blank", "array", "nan"]
+            if lines
+            else ["truncate", "utf8", "huge", "array", "nan"]
+        )
+    )
     if kind == "truncate":
         return raw[: data.draw(st.integers(0, max(0, len(raw) - 1)))]
     if kind == "utf8":
@@ -223,8 +255,16 @@ def test_damaged_fixtures_or_lock(copy_of: Callable[[], Any], data: st.DataObjec
             assert verify.stdout and all(
                 any(f" {k}" in line for k in kinds) for line in verify.stdout.splitlines()
             ), verify.stdout
-        run = invoke("run", str(root / "fixtures/demo.jsonl"), "--agent", AGENT, "--trials", "1",
-                     "--out", str(root / "runs/new"))
+        run = invoke(
+            "run",
+            str(root / "fixtures/demo.jsonl"),
+            "--agent",
+            AGENT,
+            "--trials",
+            "1",
+            "--out",
+            str(root / "runs/new"),
+        )
         assert_clean(run)
         if verify.exit_code != 0:
             # run refuses what verify refuses, with the same exit code, before writing anything
@@ -244,8 +284,9 @@ def test_damaged_trials(copy_of: Callable[[], Any], data: st.DataObject, k: int)
         damage(data, trials, lines=True)
         before = snapshot(root)
         out = root / "out/report.json"
-        report = invoke("report", str(root / "runs/r"), "--k", str(k), "-o", str(out), "-q",
-                        "--bootstrap", "50")
+        report = invoke(
+            "report", str(root / "runs/r"), "--k", str(k), "-o", str(out), "-q", "--bootstrap", "50"
+        )
         assert_clean(report, (0, 2))
         if report.exit_code == 0:
             assert json.loads(out.read_text())["schema"] == "perturb.report/v1"
@@ -264,14 +305,24 @@ def test_damaged_trials(copy_of: Callable[[], Any], data: st.DataObject, k: int)
         assert_clean(gate)
         # resuming the run reads the same file: a damaged line is refused before any write
         before = snapshot(root)
-        resume = invoke("run", str(root / "fixtures/demo.jsonl"), "--agent", AGENT, "--trials",
-                        str(N), "--out", str(root / "runs/r"))
+        resume = invoke(
+            "run",
+            str(root / "fixtures/demo.jsonl"),
+            "--agent",
+            AGENT,
+            "--trials",
+            str(N),
+            "--out",
+            str(root / "runs/r"),
+        )
         assert_clean(resume, (0, 2))
         if resume.exit_code == 2:
             assert snapshot(root) == before
         else:
             for line in trials.read_bytes().splitlines():
-                assert not line.strip() or json.loads(line)  # complete lines only; a torn tail was cut before appending
+                assert not line.strip() or json.loads(
+                    line
+                )  # complete lines only; a torn tail was cut before appending
 
 
 def test_wrong_types_in_trial_keys_are_one_line_errors(copy_of: Callable[[], Any]) -> None:
@@ -291,8 +342,16 @@ def test_wrong_types_in_trial_keys_are_one_line_errors(copy_of: Callable[[], Any
             bad = {**first, **change}
             trials.write_bytes(original + json.dumps(bad).encode() + b"\n")
             n = original.count(b"\n") + 1
-            result = invoke("run", str(root / "fixtures/demo.jsonl"), "--agent", AGENT,
-                            "--trials", str(N), "--out", str(root / "runs/r"))
+            result = invoke(
+                "run",
+                str(root / "fixtures/demo.jsonl"),
+                "--agent",
+                AGENT,
+                "--trials",
+                str(N),
+                "--out",
+                str(root / "runs/r"),
+            )
             assert_clean(result, (2,))
             assert result.stderr == (
                 f"error: {trials}:{n}: {message} (expected one Trial JSON object per line; "
@@ -312,8 +371,16 @@ def test_damaged_manifest(copy_of: Callable[[], Any], data: st.DataObject) -> No
         before = snapshot(root)
         report = invoke("report", str(root / "runs/r"), "-f", "json", "--bootstrap", "20")
         assert_clean(report, (0, 2))
-        resume = invoke("run", str(root / "fixtures/demo.jsonl"), "--agent", AGENT, "--trials",
-                        str(N), "--out", str(root / "runs/r"))
+        resume = invoke(
+            "run",
+            str(root / "fixtures/demo.jsonl"),
+            "--agent",
+            AGENT,
+            "--trials",
+            str(N),
+            "--out",
+            str(root / "runs/r"),
+        )
         assert_clean(resume, (0, 2))
         if resume.exit_code == 2:
             assert snapshot(root) == before
@@ -345,28 +412,48 @@ def test_damaged_baseline(copy_of: Callable[[], Any], data: st.DataObject) -> No
     with copy_of() as root:
         damage(data, root / "evals/baseline.json", lines=False)
         before = snapshot(root)
-        gate = invoke("gate", str(root / "runs/r"), "--baseline", str(root / "evals/baseline.json"),
-                      "--noise-aware", "--bootstrap", "50")
+        gate = invoke(
+            "gate",
+            str(root / "runs/r"),
+            "--baseline",
+            str(root / "evals/baseline.json"),
+            "--noise-aware",
+            "--bootstrap",
+            "50",
+        )
         assert_clean(gate)
         assert snapshot(root) == before
 
 
 BASELINE_CASES = [
-    ("c > n", lambda b: b["variants"][0].update(passed=99),
-     "variants.0: passed 99 + wrong 0 + errored 0 exceeds n 3 (expected counts that add up to "
-     "at most n)"),
-    ("unknown class", lambda b: b["classes"].update(bogus=b["classes"]["canonical"]),
-     "classes.bogus: unknown class 'bogus' (expected canonical, paraphrase, reorder, distractor, "
-     "self_correction, typo or register)"),
-    ("unknown class in a label", lambda b: b["task_labels"].update({"a1/bogus": "flaky"}),
-     "task_labels.a1/bogus: unknown class 'bogus' (expected '<task id>/<class>' with class "
-     "canonical, paraphrase, reorder, distractor, self_correction, typo or register)"),
-    ("duplicate id", lambda b: b["variants"].append(b["variants"][0]),
-     "variants.6.variant_id: duplicate 'a1/canonical' (first at variants.0; expected each "
-     "prompt once)"),
-    ("k > n", lambda b: b.update(k=7),
-     "k: 7 exceeds the smallest n of the baseline's variants (3) (expected k <= n; take the "
-     "baseline again with `perturb baseline --k`)"),
+    (
+        "c > n",
+        lambda b: b["variants"][0].update(passed=99),
+        "variants.0: passed 99 + wrong 0 + errored 0 exceeds n 3 (expected counts that add up to at most n)",
+    ),
+    (
+        "unknown class",
+        lambda b: b["classes"].update(bogus=b["classes"]["canonical"]),
+        "classes.bogus: unknown class 'bogus' (expected canonical, paraphrase, reorder, distractor, "
+        "self_correction, typo or register)",
+    ),
+    (
+        "unknown class in a label",
+        lambda b: b["task_labels"].update({"a1/bogus": "flaky"}),
+        "task_labels.a1/bogus: unknown class 'bogus' (expected '<task id>/<class>' with class "
+        "canonical, paraphrase, reorder, distractor, self_correction, typo or register)",
+    ),
+    (
+        "duplicate id",
+        lambda b: b["variants"].append(b["variants"][0]),
+        "variants.6.variant_id: duplicate 'a1/canonical' (first at variants.0; expected each prompt once)",
+    ),
+    (
+        "k > n",
+        lambda b: b.update(k=7),
+        "k: 7 exceeds the smallest n of the baseline's variants (3) (expected k <= n; take the "
+        "baseline again with `perturb baseline --k`)",
+    ),
 ]
 
 

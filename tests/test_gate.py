@@ -47,8 +47,7 @@ def base_file(tmp_path: Path) -> Path:
     return out
 
 
-def gate(tmp_path: Path, run_id: str, spec: dict[str, tuple[str, str]], base: Path,
-         *args: str):  # noqa: ANN201 - returns click's Result
+def gate(tmp_path: Path, run_id: str, spec: dict[str, tuple[str, str]], base: Path, *args: str):  # noqa: ANN201 - returns click's Result
     run = write_run(tmp_path / "runs", run_id, prompts(spec))
     return runner.invoke(app, ["gate", str(run), "--baseline", str(base), *args])
 
@@ -64,13 +63,19 @@ def test_baseline_records_figures_labels_and_counts(tmp_path: Path) -> None:
     assert base.classes["canonical"].mean == 0.7
     assert base.classes["canonical"].pass_hat_k == 0.5  # t1, t2 only
     assert base.task_labels == {
-        "t1/canonical": "stable-pass", "t1/paraphrase": "stable-pass",
-        "t2/canonical": "stable-pass", "t2/paraphrase": "stable-pass",
-        "t3/canonical": "flaky", "t3/paraphrase": "flaky",
-        "t4/canonical": "stable-fail", "t4/paraphrase": "stable-fail",
+        "t1/canonical": "stable-pass",
+        "t1/paraphrase": "stable-pass",
+        "t2/canonical": "stable-pass",
+        "t2/paraphrase": "stable-pass",
+        "t3/canonical": "flaky",
+        "t3/paraphrase": "flaky",
+        "t4/canonical": "stable-fail",
+        "t4/paraphrase": "stable-fail",
     }
     assert [(v.variant_id, v.n, v.passed, v.wrong) for v in base.variants][:2] == [
-        ("t1/canonical", 5, 5, 0), ("t1/paraphrase/c-t1", 5, 5, 0)]
+        ("t1/canonical", 5, 5, 0),
+        ("t1/paraphrase/c-t1", 5, 5, 0),
+    ]
 
 
 def test_baseline_file_is_a_valid_record(base_file: Path) -> None:
@@ -87,8 +92,7 @@ def test_gate_passes_on_an_unchanged_run(tmp_path: Path, base_file: Path) -> Non
     result = gate(tmp_path, "same", BASE, base_file)
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines() == [
-        "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, tolerance 0.050 "
-        "(4 matched tasks)",
+        "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, tolerance 0.050 (4 matched tasks)",
         "ok: canonical pass^2: baseline 0.650, current 0.650, change +0.000, tolerance 0.050 "
         "(4 matched tasks)",
         "ok: paraphrase mean: baseline 0.650, current 0.650, change +0.000, tolerance 0.050 "
@@ -99,15 +103,12 @@ def test_gate_passes_on_an_unchanged_run(tmp_path: Path, base_file: Path) -> Non
     ]
 
 
-def test_gate_fails_naming_regressions_and_newly_flaky_and_failing(
-    tmp_path: Path, base_file: Path
-) -> None:
+def test_gate_fails_naming_regressions_and_newly_flaky_and_failing(tmp_path: Path, base_file: Path) -> None:
     worse = {**BASE, "t1": ("PPPPP", "PPWWW"), "t2": ("PPPPP", "WWWWW")}
     result = gate(tmp_path, "worse", worse, base_file)
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
-        "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, tolerance 0.050 "
-        "(4 matched tasks)",
+        "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, tolerance 0.050 (4 matched tasks)",
         "ok: canonical pass^2: baseline 0.650, current 0.650, change +0.000, tolerance 0.050 "
         "(4 matched tasks)",
         "regression: paraphrase mean: baseline 0.650, current 0.250, change -0.400, "
@@ -128,8 +129,10 @@ def test_a_drop_exactly_at_the_tolerance_passes(tmp_path: Path, base_file: Path)
     edge = {**BASE, "t3": ("PPPWW", "PPPWW")}
     result = gate(tmp_path, "edge", edge, base_file, "--tolerance", "0.075")
     assert result.exit_code == 0, result.stdout
-    assert ("ok: canonical pass^2: baseline 0.650, current 0.575, change -0.075, tolerance 0.075 "
-            "(4 matched tasks)") in result.stdout.splitlines()
+    assert (
+        "ok: canonical pass^2: baseline 0.650, current 0.575, change -0.075, tolerance 0.075 "
+        "(4 matched tasks)"
+    ) in result.stdout.splitlines()
     result = gate(tmp_path, "edge2", edge, base_file, "--tolerance", "0.07")
     assert result.exit_code == 1
     assert "error: gate failed: 1 regression; run edge2" in result.stderr
@@ -145,8 +148,7 @@ def test_require_names_each_task_below_the_threshold(tmp_path: Path, base_file: 
     ]
     assert result.stderr.startswith("error: gate failed: 3 tasks below --require 0.500; run req")
     # the per-case recipe: pass@k instead
-    result = gate(tmp_path, "req2", BASE, base_file, "--require", "0.5",
-                  "--require-metric", "pass@k")
+    result = gate(tmp_path, "req2", BASE, base_file, "--require", "0.5", "--require-metric", "pass@k")
     assert result.exit_code == 1
     assert [line for line in result.stdout.splitlines() if line.startswith("below")] == [
         "below --require 0.500: t4/canonical pass@2 0.000 (n=5: 0 passed, 5 wrong, 0 errored)",
@@ -183,8 +185,10 @@ def test_noise_aware_fails_when_the_whole_interval_is_below(tmp_path: Path) -> N
         "95% interval [-0.600, -0.600], tolerance 0.050 (10 matched tasks)"
     ) in result.stdout.splitlines()
     # newly flaky tasks are notes in noise-aware mode, not failures
-    assert "note: newly flaky: t00/paraphrase: baseline stable-pass, now 2/5 passed " \
+    assert (
+        "note: newly flaky: t00/paraphrase: baseline stable-pass, now 2/5 passed "
         "(3 wrong, 0 errored)" in result.stdout.splitlines()
+    )
     assert result.stderr.startswith("error: gate failed: 2 regressions; run drop")
 
 
@@ -193,8 +197,7 @@ def test_a_smaller_run_is_compared_on_matched_tasks(tmp_path: Path, base_file: P
     result = gate(tmp_path, "smoke", smoke, base_file)
     assert result.exit_code == 0, result.stdout
     assert result.stdout.splitlines()[:3] == [
-        "ok: canonical mean: baseline 1.000, current 1.000, change +0.000, tolerance 0.050 "
-        "(2 matched tasks)",
+        "ok: canonical mean: baseline 1.000, current 1.000, change +0.000, tolerance 0.050 (2 matched tasks)",
         "ok: canonical pass^2: baseline 1.000, current 1.000, change +0.000, tolerance 0.050 "
         "(2 matched tasks)",
         "note: class paraphrase is in the baseline but not in this run (not compared)",
@@ -203,11 +206,19 @@ def test_a_smaller_run_is_compared_on_matched_tasks(tmp_path: Path, base_file: P
 
 def test_a_hand_written_baseline_without_counts(tmp_path: Path) -> None:
     base = tmp_path / "baseline.json"
-    base.write_text(json.dumps({
-        "perturb_version": "0.1.0", "suite": "demo", "run_id": "old", "k": 2, "trials": 5,
-        "classes": {"canonical": {"n_tasks": 4, "n_trials": 20, "mean": 0.8, "pass_hat_k": 0.7}},
-        "task_labels": {},
-    }))
+    base.write_text(
+        json.dumps(
+            {
+                "perturb_version": "0.1.0",
+                "suite": "demo",
+                "run_id": "old",
+                "k": 2,
+                "trials": 5,
+                "classes": {"canonical": {"n_tasks": 4, "n_trials": 20, "mean": 0.8, "pass_hat_k": 0.7}},
+                "task_labels": {},
+            }
+        )
+    )
     result = gate(tmp_path, "cur", BASE, base)
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
@@ -251,8 +262,7 @@ def test_another_k_is_recomputed_from_the_counts(tmp_path: Path, base_file: Path
     [
         (["--tolerance", "1.5"], "error: --tolerance 1.5 must be between 0 and 1 (e.g. 0.05)\n"),
         (["--require", "2"], "error: --require 2.0 must be between 0 and 1 (e.g. 0.8)\n"),
-        (["--require-metric", "mean"],
-         "error: --require-metric 'mean' (expected pass^k or pass@k)\n"),
+        (["--require-metric", "mean"], "error: --require-metric 'mean' (expected pass^k or pass@k)\n"),
     ],
 )
 def test_bad_options_exit_2(tmp_path: Path, base_file: Path, args: list[str], message: str) -> None:
@@ -277,17 +287,17 @@ def test_bad_baseline_file_exits_2(tmp_path: Path) -> None:
     missing = tmp_path / "nope.json"
     result = gate(tmp_path, "z", BASE, missing)
     assert result.exit_code == 2
-    assert result.stderr == (
-        f"error: {missing}: no such file (expected an existing file; check the path)\n"
-    )
+    assert result.stderr == (f"error: {missing}: no such file (expected an existing file; check the path)\n")
 
 
 def test_library_api(tmp_path: Path, base_file: Path) -> None:
     run = write_run(tmp_path / "runs", "api", prompts({**BASE, "t1": ("WWWWW", "PPPPP")}))
     result = check_gate(run, base_file)
     assert not result.passed
-    assert "newly failing: t1/canonical: baseline stable-pass, now 0/5 passed (5 wrong, " \
+    assert (
+        "newly failing: t1/canonical: baseline stable-pass, now 0/5 passed (5 wrong, "
         "0 errored)" in result.lines
+    )
     with pytest.raises(GateFailed) as exc:
         run_gate(run, base_file)
     assert exc.value.exit_code == 1
@@ -306,29 +316,37 @@ def typo_prompts(spec: dict[str, tuple[str, ...]]) -> list[Prompt]:
     return out
 
 
-def typo_gate(tmp_path: Path, base: dict[str, tuple[str, ...]], now: dict[str, tuple[str, ...]],
-              *args: str):  # noqa: ANN201 - returns click's Result
+def typo_gate(tmp_path: Path, base: dict[str, tuple[str, ...]], now: dict[str, tuple[str, ...]], *args: str):  # noqa: ANN201 - returns click's Result
     base_run = write_run(tmp_path / "runs", "base", typo_prompts(base))
     base_file = tmp_path / "baseline.json"
     made = runner.invoke(app, ["baseline", str(base_run), "-o", str(base_file), "--k", "2"])
     assert made.exit_code == 0, made.stderr
     run = write_run(tmp_path / "runs", "now", typo_prompts(now))
-    return runner.invoke(app, ["gate", str(run), "--baseline", str(base_file),
-                               "--tolerance", "1", *args])
+    return runner.invoke(app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1", *args])
 
 
 def test_baseline_labels_are_per_prompt_first(tmp_path: Path) -> None:
-    run = write_run(tmp_path, "base", typo_prompts({
-        "t1": ("PPPP", "PPPP", "WWWW"),  # each prompt deterministic, one always fails
-        "t2": ("PPPP", "PPPP", "PPWP"),  # one prompt flaky
-        "t3": ("PPPP", "WWWW", "WWWW"),
-        "t4": ("PPPP", "PPPP", "PPPP"),
-    }))
+    run = write_run(
+        tmp_path,
+        "base",
+        typo_prompts(
+            {
+                "t1": ("PPPP", "PPPP", "WWWW"),  # each prompt deterministic, one always fails
+                "t2": ("PPPP", "PPPP", "PPWP"),  # one prompt flaky
+                "t3": ("PPPP", "WWWW", "WWWW"),
+                "t4": ("PPPP", "PPPP", "PPPP"),
+            }
+        ),
+    )
     assert make_baseline(run, 2).task_labels == {
-        "t1/canonical": "stable-pass", "t1/typo": "brittle",  # 4/8 pooled, yet not flaky
-        "t2/canonical": "stable-pass", "t2/typo": "flaky",
-        "t3/canonical": "stable-pass", "t3/typo": "stable-fail",
-        "t4/canonical": "stable-pass", "t4/typo": "stable-pass",
+        "t1/canonical": "stable-pass",
+        "t1/typo": "brittle",  # 4/8 pooled, yet not flaky
+        "t2/canonical": "stable-pass",
+        "t2/typo": "flaky",
+        "t3/canonical": "stable-pass",
+        "t3/typo": "stable-fail",
+        "t4/canonical": "stable-pass",
+        "t4/typo": "stable-pass",
     }
 
 
@@ -388,16 +406,14 @@ def test_an_old_pooled_flaky_label_is_recomputed_from_the_counts(tmp_path: Path)
     base_file = tmp_path / "baseline.json"
     base_file.write_text(json.dumps(doc))
     run = write_run(tmp_path / "runs", "now", typo_prompts({"t1": ("PPPP", "WWWW", "WWWW")}))
-    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file),
-                                 "--tolerance", "1"])
+    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1"])
     assert result.stdout.splitlines()[-1] == (
         "newly failing: t1/typo: baseline brittle, now 0/8 passed (8 wrong, 0 errored)"
     )
     # without per-prompt counts the written label is all there is
     doc["variants"] = []
     base_file.write_text(json.dumps(doc))
-    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file),
-                                 "--tolerance", "1"])
+    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1"])
     assert result.stdout.splitlines()[-1] == (
         "newly failing: t1/typo: baseline flaky, now 0/8 passed (8 wrong, 0 errored)"
     )

@@ -10,7 +10,7 @@ import pytest
 from perturb.errors import GraderError
 from perturb.records import Grader
 from perturb.run.graders import check_grader, grade, normalize_text
-from perturb.run.graders.judge import PROMPT_SHA256, LLMJudge, parse_verdict
+from perturb.run.graders.llm_judge import PROMPT_SHA256, LLMJudge, parse_verdict
 from tests.fake_openai import Reply
 
 
@@ -73,7 +73,8 @@ def test_normalized(expected: object, output: object, passed: bool) -> None:
 
 def test_normalized_note() -> None:
     assert grade(g("normalized"), "Paris", "Rome!") == (
-        False, "expected 'paris' after normalising, got 'rome'"
+        False,
+        "expected 'paris' after normalising, got 'rome'",
     )
 
 
@@ -83,9 +84,7 @@ def test_normalized_note() -> None:
 def test_contains_single_and_list() -> None:
     assert grade(g("contains"), "Friday", "Booked for Friday at 9") == (True, None)
     assert grade(g("contains"), "friday", "Booked for Friday") == (False, "missing 'friday'")
-    assert grade(g("contains"), ["Paris", "Friday", "9am"], "Paris on Friday") == (
-        False, "missing '9am'"
-    )
+    assert grade(g("contains"), ["Paris", "Friday", "9am"], "Paris on Friday") == (False, "missing '9am'")
     assert grade(g("contains"), ["Paris", "Friday"], "Paris on Friday") == (True, None)
     # non-text output is searched in its JSON text
     assert grade(g("contains"), '"city": "Paris"', {"city": "Paris"}) == (True, None)
@@ -130,7 +129,7 @@ def test_json_subset_recursive() -> None:
     [
         ({"booking": {"city": "Paris"}}, "missing key booking.nights"),
         ({"booking": {"city": "Rome", "nights": 2}}, "at booking.city: expected 'Paris', got 'Rome'"),
-        ({"booking": ["Paris"]}, "at booking: expected an object, got [\"Paris\"]"),
+        ({"booking": ["Paris"]}, 'at booking: expected an object, got ["Paris"]'),
         ({"booking": {"city": "Paris", "nights": True}}, "at booking.nights: expected 2, got true"),
         ("not json at all", "output is not JSON (nor a ```json block)"),
     ],
@@ -143,7 +142,8 @@ def test_json_subset_mismatch_notes(output: object, note: str) -> None:
 def test_json_subset_arrays_match_elementwise() -> None:
     assert grade(g("json_subset"), [1, 2], [1, 2, 3]) == (False, "at $: expected 2 items, got 3")
     assert grade(g("json_subset"), {"xs": [{"id": 1}]}, {"xs": [{"id": 2}]}) == (
-        False, "at xs.0.id: expected 1, got 2"
+        False,
+        "at xs.0.id: expected 1, got 2",
     )
 
 
@@ -153,9 +153,7 @@ def test_json_subset_parses_text_and_fenced_block() -> None:
     fenced = 'Sure! Here it is:\n```json\n{"city": "Paris"}\n```\nAnything else?'
     assert grade(g("json_subset"), expected, fenced) == (True, None)
     plain_fence = 'Result:\n```\n{"city": "Rome"}\n```'
-    assert grade(g("json_subset"), expected, plain_fence) == (
-        False, "at city: expected 'Paris', got 'Rome'"
-    )
+    assert grade(g("json_subset"), expected, plain_fence) == (False, "at city: expected 'Paris', got 'Rome'")
 
 
 # ------------------------------------------------------------------ numeric
@@ -186,15 +184,12 @@ def test_numeric_notes_and_path() -> None:
     assert grade(g("numeric"), 42, "forty-two") == (False, "output 'forty-two' is not a number")
     grader = g("numeric", tolerance=0.01, path="booking.total")
     assert grade(grader, 99.99, '{"booking": {"total": "99.995"}}') == (True, None)
-    assert grade(grader, 99.99, {"booking": {}}) == (
-        False, "path 'booking.total' not found in the output"
-    )
+    assert grade(grader, 99.99, {"booking": {}}) == (False, "path 'booking.total' not found in the output")
     assert grade(grader, 99.99, "total 99.99") == (
-        False, "output is not JSON, so path 'booking.total' cannot be read"
+        False,
+        "output is not JSON, so path 'booking.total' cannot be read",
     )
-    assert grade(g("exact", path="items.1.id"), "b", {"items": [{"id": "a"}, {"id": "b"}]}) == (
-        True, None
-    )
+    assert grade(g("exact", path="items.1.id"), "b", {"items": [{"id": "a"}, {"id": "b"}]}) == (True, None)
     with pytest.raises(GraderError, match="numeric grader: expected must be a number"):
         check_grader(g("numeric"), "42")
 
@@ -225,7 +220,8 @@ def test_callable_bool_and_tuple(grader_module: str) -> None:
     assert grade(g("callable", function=f"{grader_module}:even"), None, 3) == (False, None)
     ctx = {"task_id": "t9"}
     assert grade(g("callable", function=f"{grader_module}:with_note"), "a", "b", ctx) == (
-        False, "t9: 'b' != 'a'"
+        False,
+        "t9: 'b' != 'a'",
     )
 
 

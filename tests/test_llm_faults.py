@@ -51,22 +51,29 @@ def missing_content() -> Reply:
 
 TRUNCATED = Reply(raw_body=b'{"id": "chatcmpl-1", "object": "chat.completion", "choices": [{"ind')
 GIVE_UP = (
-    "(expected a reachable OpenAI-compatible server; check --base-url, or raise --max-retries "
-    "/ --timeout)"
+    "(expected a reachable OpenAI-compatible server; check --base-url, or raise --max-retries / --timeout)"
 )
 
 
 # --------------------------------------------------------------------------- the agent adapter
 
 
-def ask(srv: FakeOpenAIServer, *, timeout: float = 2.0, max_retries: int = 2,
-        base_delay: float = 0.05) -> tuple[AgentResponse | AgentCallError, float]:
+def ask(
+    srv: FakeOpenAIServer, *, timeout: float = 2.0, max_retries: int = 2, base_delay: float = 0.05
+) -> tuple[AgentResponse | AgentCallError, float]:
     """One call through the ``openai:m`` adapter; (response or error, seconds)."""
 
     async def go() -> AgentResponse | AgentCallError:
-        agent = OpenAIAgent(spec="openai:m", model="m", api_key=KEY, base_url=srv.base_url,
-                            temperature=None, request_timeout=timeout, max_retries=max_retries,
-                            base_delay=base_delay)
+        agent = OpenAIAgent(
+            spec="openai:m",
+            model="m",
+            api_key=KEY,
+            base_url=srv.base_url,
+            temperature=None,
+            request_timeout=timeout,
+            max_retries=max_retries,
+            base_delay=base_delay,
+        )
         await agent.start()
         try:
             return await agent.call({"prompt": "hi", "seed": 1, "attempt": 0})
@@ -108,8 +115,11 @@ def test_agent_retries_a_fault_then_succeeds_and_counts_it(
         (lambda: Reply(content="late", delay=1.0), "timed out"),
         (lambda: TRUNCATED, "malformed reply (Unterminated string starting at: line 1 column 64 (char 63))"),
         (renamed_choices, "malformed reply (no choices (expected choices[0].message in a chat completion))"),
-        (missing_content, "malformed reply (choices[0].message has no content (finish_reason 'stop'; "
-                          "expected the answer as text))"),
+        (
+            missing_content,
+            "malformed reply (choices[0].message has no content (finish_reason 'stop'; "
+            "expected the answer as text))",
+        ),
     ],
     ids=["429", "timeout", "truncated", "renamed", "no-content"],
 )
@@ -127,8 +137,13 @@ def test_agent_gives_up_within_the_bound_with_a_clear_error(
 
 # --------------------------------------------------------------------------- the generator
 
-TASK = {"id": "flight", "prompt": "Book me a flight to Delhi on Friday, economy class.",
-        "expected": "ok", "grader": "exact", "slots": {"destination": "Delhi", "day": "Friday"}}
+TASK = {
+    "id": "flight",
+    "prompt": "Book me a flight to Delhi on Friday, economy class.",
+    "expected": "ok",
+    "grader": "exact",
+    "slots": {"destination": "Delhi", "day": "Friday"},
+}
 GOOD = json.dumps({"variants": [{"text": "Please book me a flight to Delhi on Friday, economy class."}]})
 
 
@@ -139,8 +154,21 @@ def generate(tmp_path: Path, srv: FakeOpenAIServer, *extra: str) -> tuple[Any, f
     started = time.perf_counter()
     result = runner.invoke(
         app,
-        ["generate", str(path), "--generator", "llm", "--model", "m-test", "--base-url",
-         srv.base_url, "--classes", "paraphrase", "--per-class", "1", *extra],
+        [
+            "generate",
+            str(path),
+            "--generator",
+            "llm",
+            "--model",
+            "m-test",
+            "--base-url",
+            srv.base_url,
+            "--classes",
+            "paraphrase",
+            "--per-class",
+            "1",
+            *extra,
+        ],
         env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": ""},
     )
     return result, time.perf_counter() - started
@@ -171,15 +199,19 @@ def test_generator_retries_a_fault_and_records_it_in_provenance(
 @pytest.mark.parametrize(
     ("fault", "last_error"),
     [
-        (lambda: renamed_choices(GOOD), "malformed reply (no choices (expected choices[0].message in "
-                                        "a chat completion))"),
+        (
+            lambda: renamed_choices(GOOD),
+            "malformed reply (no choices (expected choices[0].message in a chat completion))",
+        ),
         (missing_content, "malformed reply (empty reply (expected a JSON object with 'variants'))"),
         (lambda: Reply(content=GOOD, delay=1.0), "timed out"),
     ],
     ids=["renamed", "no-content", "timeout"],
 )
 def test_generator_gives_up_with_one_line_and_writes_nothing(
-    tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer], fault: Callable[[], Reply],
+    tmp_path: Path,
+    fake_openai: Callable[..., FakeOpenAIServer],
+    fault: Callable[[], Reply],
     last_error: str,
 ) -> None:
     srv = fake_openai(default=lambda body: fault())
@@ -229,15 +261,30 @@ def test_a_run_records_retries_in_each_trial_and_errors_clearly(
 
     srv = fake_openai(default=serve)
     prompts = [*FAULTS, "always-429", "too-slow"]
-    tasks = [{"id": f"t{i}", "prompt": p, "expected": "ok", "grader": "exact"}
-             for i, p in enumerate(prompts)]
+    tasks = [{"id": f"t{i}", "prompt": p, "expected": "ok", "grader": "exact"} for i, p in enumerate(prompts)]
     fixtures = make_suite(tmp_path / "proj", tasks)
     monkeypatch.setenv("OPENAI_API_KEY", KEY)
     out = tmp_path / "proj/runs/oa"
     started = time.perf_counter()
-    result = runner.invoke(app, ["run", str(fixtures), "--agent", "openai:m", "-n", "1",
-                                 "--out", str(out), "--base-url", srv.base_url, "--timeout", "1.5",
-                                 "--concurrency", "8"])
+    result = runner.invoke(
+        app,
+        [
+            "run",
+            str(fixtures),
+            "--agent",
+            "openai:m",
+            "-n",
+            "1",
+            "--out",
+            str(out),
+            "--base-url",
+            srv.base_url,
+            "--timeout",
+            "1.5",
+            "--concurrency",
+            "8",
+        ],
+    )
     elapsed = time.perf_counter() - started
     assert result.exit_code == 0, result.stderr
     assert elapsed < 10
@@ -256,6 +303,8 @@ def test_a_run_records_retries_in_each_trial_and_errors_clearly(
     assert seen["always-429"] == 7  # 1 + MAX_RETRIES, then it stopped asking
     slow = by_prompt["too-slow"]
     assert (slow["outcome"], slow["error_kind"], slow["error"]) == (
-        "errored", "timeout", "timed out after 1.5 s"
+        "errored",
+        "timeout",
+        "timed out after 1.5 s",
     )
     assert "ran 8 trials" in result.stdout and "6 passed, 0 wrong, 2 errored" in result.stdout

@@ -24,10 +24,20 @@ from tests.fake_openai import FakeOpenAIServer, Reply
 
 KEY = "sk-test-SECRET-0123456789abcdef"
 TASKS = [
-    {"id": "flight", "prompt": "Book me a flight to Delhi on Friday, economy class, under £300.",
-     "expected": "ok", "grader": "exact", "slots": {"destination": "Delhi", "day": "Friday"}},
-    {"id": "refund", "prompt": "I'd like a refund for order #4821. The parcel arrived damaged.",
-     "expected": "ok", "grader": "exact", "slots": {"order": "#4821"}},
+    {
+        "id": "flight",
+        "prompt": "Book me a flight to Delhi on Friday, economy class, under £300.",
+        "expected": "ok",
+        "grader": "exact",
+        "slots": {"destination": "Delhi", "day": "Friday"},
+    },
+    {
+        "id": "refund",
+        "prompt": "I'd like a refund for order #4821. The parcel arrived damaged.",
+        "expected": "ok",
+        "grader": "exact",
+        "slots": {"order": "#4821"},
+    },
 ]
 runner = CliRunner()
 
@@ -46,11 +56,19 @@ def variant_for(body: dict[str, Any]) -> dict[str, Any]:
     if "REORDER" in user:
         return {"text": " ".join(reversed(re.split(r"(?<=\.) ", prompt)))}
     if "DISTRACTORS" in user:
-        return {"text": "My cat is asleep on the sofa. " + prompt, "inserted": ["My cat is asleep on the sofa."]}
+        return {
+            "text": "My cat is asleep on the sofa. " + prompt,
+            "inserted": ["My cat is asleep on the sofa."],
+        }
     if "SELF-CORRECTION" in user:
         if "Friday" in prompt:
-            return {"text": prompt.replace("Friday", "Thursday — sorry, I meant Friday"), "slot": "day",
-                    "wrong": "Thursday", "final": "Friday", "phrasing": "sorry, I meant"}
+            return {
+                "text": prompt.replace("Friday", "Thursday — sorry, I meant Friday"),
+                "slot": "day",
+                "wrong": "Thursday",
+                "final": "Friday",
+                "phrasing": "sorry, I meant",
+            }
         return {"text": prompt.replace("#4821", "#4812, no wait, #4821")}
     if "TYPOS" in user:
         return {"text": prompt.replace("like", "lkie").replace("flight", "fligth")}
@@ -69,8 +87,19 @@ def write_suite(root: Path, tasks: list[dict[str, Any]] = TASKS) -> Path:
 
 
 def run(path: Path, srv: FakeOpenAIServer, *extra: str) -> Any:
-    args = ["generate", str(path), "--generator", "llm", "--model", "m-test", "--base-url",
-            srv.base_url, "--seed", "7", *extra]
+    args = [
+        "generate",
+        str(path),
+        "--generator",
+        "llm",
+        "--model",
+        "m-test",
+        "--base-url",
+        srv.base_url,
+        "--seed",
+        "7",
+        *extra,
+    ]
     return runner.invoke(app, args, env={"OPENAI_API_KEY": KEY, "OPENAI_BASE_URL": ""})
 
 
@@ -94,8 +123,14 @@ def test_llm_generation_records_provenance_and_is_screened(
     assert result.exit_code == 0, result.stderr
     cands = candidates(tmp_path)
     assert len(srv.requests) == 2 * 6
-    assert {c.perturbation for c in cands} == {"paraphrase", "reorder", "distractor", "self_correction",
-                                               "typo", "register"}
+    assert {c.perturbation for c in cands} == {
+        "paraphrase",
+        "reorder",
+        "distractor",
+        "self_correction",
+        "typo",
+        "register",
+    }
     for body in srv.requests:
         assert body["model"] == "m-test" and body["temperature"] == 0.4
         assert body["response_format"] == {"type": "json_object"}
@@ -110,11 +145,13 @@ def test_llm_generation_records_provenance_and_is_screened(
         assert c.generator.template_sha256 == "sha256:" + hashlib.sha256(tpl).hexdigest()
     sc = {c.task_id: c for c in cands if c.perturbation == "self_correction"}
     assert sc["flight"].details["corrections"] == [
-        {"slot": "day", "wrong": "Thursday", "final": "Friday", "phrasing": "sorry, I meant"}]
+        {"slot": "day", "wrong": "Thursday", "final": "Friday", "phrasing": "sorry, I meant"}
+    ]
     assert sc["flight"].screen.passed and sc["flight"].epsilon == 0.5  # 1 of 2 correctable slots
     # inferred from the text when the model names nothing
     assert sc["refund"].details["corrections"] == [
-        {"slot": "order", "wrong": "#4812", "final": "#4821", "phrasing": "no wait,"}]
+        {"slot": "order", "wrong": "#4812", "final": "#4821", "phrasing": "no wait,"}
+    ]
     reorder = {c.task_id: c for c in cands if c.perturbation == "reorder"}
     assert reorder["refund"].text == "The parcel arrived damaged. I'd like a refund for order #4821."
     assert reorder["refund"].epsilon == 1.0
@@ -150,7 +187,9 @@ def _one(tmp_path: Path, srv: FakeOpenAIServer, *extra: str) -> tuple[Any, list[
     return result, (candidates(tmp_path) if result.exit_code == 0 else []), elapsed
 
 
-def test_429_with_retry_after_is_honoured(tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]) -> None:
+def test_429_with_retry_after_is_honoured(
+    tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]
+) -> None:
     srv = fake_openai(script=[Reply(status=429, headers={"Retry-After": "0.4"})], default=good)
     result, cands, elapsed = _one(tmp_path, srv)
     assert result.exit_code == 0, result.stderr
@@ -165,7 +204,9 @@ def test_500_then_success(tmp_path: Path, fake_openai: Callable[..., FakeOpenAIS
     assert len(srv.requests) == 2 and cands[0].generator.retries == 1
 
 
-def test_slow_reply_past_the_timeout_is_retried(tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]) -> None:
+def test_slow_reply_past_the_timeout_is_retried(
+    tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]
+) -> None:
     slow = Reply(content=json.dumps({"variants": [{"text": "late"}]}), delay=1.5)
     srv = fake_openai(script=[slow], default=good)
     result, cands, elapsed = _one(tmp_path, srv, "--timeout", "0.4")
@@ -183,7 +224,9 @@ def test_slow_reply_past_the_timeout_is_retried(tmp_path: Path, fake_openai: Cal
         Reply(raw_body=b'{"id": "x", "object": "chat.completion", "choices": [{"ind'),  # truncated body
     ],
 )
-def test_malformed_reply_is_retried(tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer], bad: Reply) -> None:
+def test_malformed_reply_is_retried(
+    tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer], bad: Reply
+) -> None:
     srv = fake_openai(script=[bad], default=good)
     result, cands, _ = _one(tmp_path, srv)
     assert result.exit_code == 0, result.stderr
@@ -206,7 +249,9 @@ def test_gives_up_with_a_clear_error(tmp_path: Path, fake_openai: Callable[..., 
 def test_refused_request_is_not_retried_and_the_key_is_redacted(
     tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]
 ) -> None:
-    srv = fake_openai(default=lambda body: Reply(status=401, error_message=f"Incorrect API key provided: {KEY}"))
+    srv = fake_openai(
+        default=lambda body: Reply(status=401, error_message=f"Incorrect API key provided: {KEY}")
+    )
     result, _, _ = _one(tmp_path, srv)
     assert result.exit_code == 2 and len(srv.requests) == 1
     assert KEY not in result.stderr and KEY not in result.stdout
@@ -222,13 +267,18 @@ def test_missing_model_and_missing_key(tmp_path: Path) -> None:
     result = runner.invoke(app, ["generate", str(path), "--generator", "llm"], env={"OPENAI_API_KEY": KEY})
     assert result.exit_code == 2
     assert result.stderr == "error: --generator llm needs --model (the model name the server serves)\n"
-    result = runner.invoke(app, ["generate", str(path), "--generator", "llm", "--model", "m"],
-                           env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""})
+    result = runner.invoke(
+        app,
+        ["generate", str(path), "--generator", "llm", "--model", "m"],
+        env={"OPENAI_API_KEY": "", "OPENAI_BASE_URL": ""},
+    )
     assert result.exit_code == 2
     assert result.stderr.startswith("error: $OPENAI_API_KEY is not set (expected an API key")
 
 
-def test_concurrency_does_not_change_the_output(tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]) -> None:
+def test_concurrency_does_not_change_the_output(
+    tmp_path: Path, fake_openai: Callable[..., FakeOpenAIServer]
+) -> None:
     outputs = []
     for conc in ("1", "8"):
         root = tmp_path / conc
@@ -252,8 +302,14 @@ def test_retry_after_parsing() -> None:
 
 
 def test_chat_with_retries_caps_waits_and_counts(fake_openai: Callable[..., FakeOpenAIServer]) -> None:
-    srv = fake_openai(script=[Reply(status=429, headers={"Retry-After": "100"}), Reply(status=502),
-                              Reply(content="not json")], default=lambda b: Reply(content='{"ok": 1}'))
+    srv = fake_openai(
+        script=[
+            Reply(status=429, headers={"Retry-After": "100"}),
+            Reply(status=502),
+            Reply(content="not json"),
+        ],
+        default=lambda b: Reply(content='{"ok": 1}'),
+    )
     waits: list[float] = []
 
     async def sleep(seconds: float) -> None:
@@ -265,8 +321,16 @@ def test_chat_with_retries_caps_waits_and_counts(fake_openai: Callable[..., Fake
     async def main() -> tuple[Any, int]:
         async with AsyncOpenAI(base_url=srv.base_url, api_key=KEY, max_retries=0) as client:
             return await chat_with_retries(
-                client, model="m", messages=[{"role": "user", "content": "hi"}], temperature=0.0,
-                seed=1, max_retries=4, timeout=5, validate=validate, max_wait=2.0, base_delay=0.25,
+                client,
+                model="m",
+                messages=[{"role": "user", "content": "hi"}],
+                temperature=0.0,
+                seed=1,
+                max_retries=4,
+                timeout=5,
+                validate=validate,
+                max_wait=2.0,
+                base_delay=0.25,
                 sleep=sleep,
             )
 
@@ -275,13 +339,16 @@ def test_chat_with_retries_caps_waits_and_counts(fake_openai: Callable[..., Fake
     assert waits == [2.0, 0.5, 1.0]  # Retry-After capped; then 0.25 * 2**1, 0.25 * 2**2
 
 
-def test_chat_with_retries_raises_llm_error_when_out_of_retries(fake_openai: Callable[..., FakeOpenAIServer]) -> None:
+def test_chat_with_retries_raises_llm_error_when_out_of_retries(
+    fake_openai: Callable[..., FakeOpenAIServer],
+) -> None:
     srv = fake_openai(default=lambda b: Reply(status=500))
 
     async def main() -> None:
         async with AsyncOpenAI(base_url=srv.base_url, api_key=KEY, max_retries=0) as client:
-            await chat_with_retries(client, model="m", messages=[], temperature=None, seed=None,
-                                    max_retries=2, base_delay=0.0)
+            await chat_with_retries(
+                client, model="m", messages=[], temperature=None, seed=None, max_retries=2, base_delay=0.0
+            )
 
     with pytest.raises(LLMError, match=r"gave up after 3 attempts; last error: HTTP 500"):
         asyncio.run(main())

@@ -93,8 +93,7 @@ def test_array_forms_match_scalar_forms() -> None:
     hat = pass_hat_k_array(n, c, k)
     at = pass_at_k_array(n, c, k)
     for i in range(500):
-        assert hat[i] == pytest.approx(pass_hat_k(int(n[i]), int(c[i]), int(k[i])), rel=1e-12,
-                                       abs=1e-300)
+        assert hat[i] == pytest.approx(pass_hat_k(int(n[i]), int(c[i]), int(k[i])), rel=1e-12, abs=1e-300)
         assert at[i] == pytest.approx(pass_at_k(int(n[i]), int(c[i]), int(k[i])), rel=1e-12)
 
 
@@ -182,8 +181,7 @@ def test_stable_for_n_up_to_a_million() -> None:
     [
         ((5, 2, 0), "k must be >= 1, got k=0"),
         ((5, 2, -1), "k must be >= 1, got k=-1"),
-        ((5, 2, 6),
-         "k must be <= n, got k=6 with only n=5 trials (run at least k trials per prompt)"),
+        ((5, 2, 6), "k must be <= n, got k=6 with only n=5 trials (run at least k trials per prompt)"),
         ((5, 6, 2), "c must be <= n, got c=6 successes out of n=5 trials"),
         ((5, -1, 2), "c must be >= 0 (the number of successes), got c=-1"),
         ((0, 0, 1), "n must be >= 1 (the number of trials), got n=0"),
@@ -205,9 +203,7 @@ def test_bad_counts_in_arrays_name_the_index() -> None:
     assert str(exc.value) == "c must be <= n: at index 1 n=5, c=6, k=2"
     with pytest.raises(ValueError) as exc:
         pass_at_k_array([5, 3], [1, 1], 4)
-    assert str(exc.value) == (
-        "k must be <= n (run at least k trials per prompt): at index 1 n=3, c=1, k=4"
-    )
+    assert str(exc.value) == ("k must be <= n (run at least k trials per prompt): at index 1 n=3, c=1, k=4")
     with pytest.raises(ValueError, match="must hold whole numbers"):
         pass_at_k_array([5.5], [1], 1)
 
@@ -242,8 +238,10 @@ def test_variants_are_averaged_within_a_task_before_tasks_are_averaged(tmp_path:
     # t1 has two paraphrases (4/4 and 0/4 -> task mean 0.5), t2 one (4/4): class mean 0.75,
     # not the pooled 8/12.
     prompts = [
-        Prompt("t1", "PPPP"), Prompt("t2", "PPPP"),
-        Prompt("t1", "PPPP", "paraphrase", "c-1"), Prompt("t1", "WWWW", "paraphrase", "c-2"),
+        Prompt("t1", "PPPP"),
+        Prompt("t2", "PPPP"),
+        Prompt("t1", "PPPP", "paraphrase", "c-1"),
+        Prompt("t1", "WWWW", "paraphrase", "c-2"),
         Prompt("t2", "PPPP", "paraphrase", "c-3"),
     ]
     analysis = analyze(read_run(write_run(tmp_path, "r", prompts)), [2], bootstrap=200)
@@ -349,6 +347,7 @@ def analyze_counts(
 ) -> Analysis:
     """Analyse a canonical-only synthetic run with these outcome letters per task."""
     with tempfile.TemporaryDirectory() as tmp:
-        prompts = [Prompt(task, letters, weight=(weights or {}).get(task, 1.0))
-                   for task, letters in outcomes.items()]
+        prompts = [
+            Prompt(task, letters, weight=(weights or {}).get(task, 1.0)) for task, letters in outcomes.items()
+        ]
         return analyze(read_run(write_run(Path(tmp), "r", prompts)), ks, bootstrap=100)

@@ -16,8 +16,9 @@ from hypothesis import strategies as st
 
 from perturb.generate.core import rng_for
 from perturb.generate.perturbations import (
-    REGISTRY,
+    CLASSES,
     SkipGeneration,
+    class_names,
     distractor,
     measure_epsilon,
     paraphrase,
@@ -38,7 +39,7 @@ from perturb.generate.perturbations._text import (
 from perturb.generate.perturbations._wrong import wrong_value
 from perturb.generate.screen import screen_text
 from perturb.generate.slots import find_protected, lost_values, places
-from perturb.records import PERTURBATION_CLASSES, Task
+from perturb.records import Task
 from perturb.tasks import load_tasks
 
 FLIGHT = Task(
@@ -63,7 +64,10 @@ SEQUENCE = Task(
     grader="exact",  # type: ignore[arg-type]
 )
 INVOICE = Task(
-    id="inv-4", prompt="Please send the invoice to accounts@acme.com.", expected="ok", grader="exact"  # type: ignore[arg-type]
+    id="inv-4",
+    prompt="Please send the invoice to accounts@acme.com.",
+    expected="ok",
+    grader="exact",  # type: ignore[arg-type]
 )
 
 
@@ -72,12 +76,12 @@ TRAVEL = {t.id: t for t in load_tasks(Path(__file__).resolve().parents[1] / "tas
 
 
 def gen(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> Any:
-    return REGISTRY[cls].generate(prepare(task), level, random.Random(seed), index)
+    return CLASSES.get(cls).generate(prepare(task), level, random.Random(seed), index)
 
 
 def keyed(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> Any:
     """A variant drawn the way ``perturb generate`` draws it (RNG keyed by level too)."""
-    return REGISTRY[cls].generate(prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index)
+    return CLASSES.get(cls).generate(prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index)
 
 
 def keyed_texts(task: Task, cls: str, levels: tuple[float, ...], seeds: int) -> list[str]:
@@ -103,13 +107,19 @@ def test_epsilon_helpers_against_hand_computed_values() -> None:
     assert kendall_distance([2, 1, 0]) == 1.0
     assert kendall_distance([1, 0, 3, 2]) == pytest.approx(2 / 6)
     assert inserted_count(["a", "b"], ["x", "y", "a", "b", "z"]) == 3
-    assert altered_share(["Book", "the", "room"], ["Bok", "the", "ROOM"], [True, True, True]) == pytest.approx(2 / 3)
-    assert altered_share(["Book", "I", "room"], ["book", "i", "room"], [True, False, True]) == pytest.approx(1 / 2)
+    assert altered_share(
+        ["Book", "the", "room"], ["Bok", "the", "ROOM"], [True, True, True]
+    ) == pytest.approx(2 / 3)
+    assert altered_share(["Book", "I", "room"], ["book", "i", "room"], [True, False, True]) == pytest.approx(
+        1 / 2
+    )
 
 
 def test_sentence_splitter_keeps_abbreviations() -> None:
     assert split_sentences("Ask Dr. Smith. It is fine! Is it? yes") == [
-        "Ask Dr. Smith.", "It is fine!", "Is it? yes",
+        "Ask Dr. Smith.",
+        "It is fine!",
+        "Is it? yes",
     ]
 
 
@@ -159,7 +169,9 @@ def test_reorder_moves_constraints_and_measures_kendall_tau() -> None:
     assert v.text.startswith("Hi, ")
     assert sorted(v.details["order"]) == [0, 1, 2]
     assert v.details["order"] != [0, 1, 2]
-    assert measure_epsilon(CHANGE, "reorder", v.text) == pytest.approx(round(kendall_distance(v.details["order"]), 4))
+    assert measure_epsilon(CHANGE, "reorder", v.text) == pytest.approx(
+        round(kendall_distance(v.details["order"]), 4)
+    )
     for sentence in ("make sure the seat is a window seat", "My budget is $200", "BK-48213 to Saturday"):
         assert sentence.lower() in v.text.lower()
 
@@ -173,10 +185,16 @@ def test_reorder_clause_level_budget_moves() -> None:
 @pytest.mark.parametrize(
     ("prompt", "reason"),
     [
-        ("First cancel my hotel in Paris, then send me a confirmation email.", "order carries meaning ('first ... then ...')"),
+        (
+            "First cancel my hotel in Paris, then send me a confirmation email.",
+            "order carries meaning ('first ... then ...')",
+        ),
         ("Cancel the order. After that, refund me.", "order carries meaning ('after that')"),
         ("1. Cancel the order 2. Refund me", "order carries meaning (numbered steps)"),
-        ("Please send the invoice to accounts@acme.com.", "fewer than two constraint segments to reorder (one sentence without separable clauses)"),
+        (
+            "Please send the invoice to accounts@acme.com.",
+            "fewer than two constraint segments to reorder (one sentence without separable clauses)",
+        ),
     ],
 )
 def test_reorder_refuses_with_recorded_reason(prompt: str, reason: str) -> None:
@@ -187,8 +205,12 @@ def test_reorder_refuses_with_recorded_reason(prompt: str, reason: str) -> None:
 
 
 def test_reorder_keeps_back_references_glued() -> None:
-    task = Task(id="g", prompt="Book a table for 4 at 7pm. It should be by the window. I am vegetarian.",
-                expected="ok", grader="exact")  # type: ignore[arg-type]
+    task = Task(
+        id="g",
+        prompt="Book a table for 4 at 7pm. It should be by the window. I am vegetarian.",
+        expected="ok",
+        grader="exact",
+    )  # type: ignore[arg-type]
     v = gen(task, "reorder", 1.0)
     assert "Book a table for 4 at 7pm. It should be by the window." in v.text
     assert v.text.startswith("I am vegetarian.")
@@ -201,8 +223,11 @@ def test_distractor_pool_holds_no_competing_values() -> None:
     sentences = load_data("distractors")["sentences"]
     assert len(sentences) >= 250
     names = {p for group in places().values() for p in group}
-    timeish = re.compile(r"\b(?:week|weekend|month|year|day|morning|evening|night|hour|season|"
-                         r"summer|winter|autumn|spring|budget|price|cheap|expensive)s?\b", re.I)
+    timeish = re.compile(
+        r"\b(?:week|weekend|month|year|day|morning|evening|night|hour|season|"
+        r"summer|winter|autumn|spring|budget|price|cheap|expensive)s?\b",
+        re.I,
+    )
     for s in sentences:
         assert find_protected(s) == [], s
         assert not any(n in s for n in names), s
@@ -231,8 +256,12 @@ def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None
 
 
 def test_distractor_filters_sentences_sharing_words_with_the_task() -> None:
-    task = Task(id="d", prompt="My laptop battery died, please replace the laptop battery.",
-                expected="ok", grader="exact")  # type: ignore[arg-type]
+    task = Task(
+        id="d",
+        prompt="My laptop battery died, please replace the laptop battery.",
+        expected="ok",
+        grader="exact",
+    )  # type: ignore[arg-type]
     allowed = [s for s, _ in distractor.candidates_for(prepare(task))]
     assert "My laptop battery is almost flat." not in allowed
     assert "My cat keeps walking across the keyboard while I type." in allowed
@@ -324,15 +353,23 @@ def test_register_rotates_over_three_registers() -> None:
 
 
 def test_register_spelling_and_vocabulary_per_locale() -> None:
-    us = Task(id="us", prompt="Please book a vacation apartment near the theater, my favorite color is gray.",
-              expected="ok", grader="exact")  # type: ignore[arg-type]
+    us = Task(
+        id="us",
+        prompt="Please book a vacation apartment near the theater, my favorite color is gray.",
+        expected="ok",
+        grader="exact",
+    )  # type: ignore[arg-type]
     index = next(i for i in range(3) if register.register_for("us", i) == "formal_british")
     v = gen(us, "register", 0.1, index=index)
     assert v.details["register"] == "formal_british"
     for word in ("holiday", "flat", "theatre", "favourite", "colour"):
         assert word in v.text
-    uk = Task(id="uk", prompt="Please organise a holiday flat, my favourite colour is blue.",
-              expected="ok", grader="exact")  # type: ignore[arg-type]
+    uk = Task(
+        id="uk",
+        prompt="Please organise a holiday flat, my favourite colour is blue.",
+        expected="ok",
+        grader="exact",
+    )  # type: ignore[arg-type]
     index = next(i for i in range(3) if register.register_for("uk", i) == "terse_us")
     v = gen(uk, "register", 0.1, index=index)
     assert v.details["register"] == "terse_us"
@@ -366,13 +403,20 @@ def test_register_casual_indian_markers() -> None:
 def test_screen_flags_each_problem() -> None:
     s = screen_text(FLIGHT, FLIGHT.prompt, "paraphrase", {})
     assert s.flags == ["identical to the canonical prompt"] and not s.passed
-    s = screen_text(FLIGHT, "Book me a flight to Delhi on Saturday, economy class, under £300.", "paraphrase", {})
+    s = screen_text(
+        FLIGHT, "Book me a flight to Delhi on Saturday, economy class, under £300.", "paraphrase", {}
+    )
     assert s.flags == [
         "protected value 'Friday' (slot day) lost or altered",
         "adds 'Saturday', a value not in the canonical prompt (competes with a slot)",
     ]
-    s = screen_text(FLIGHT, "Book me a flight to Delhi on Friday, economy, under £300.", "paraphrase", {},
-                    others=[("c-1", "Book me a flight to Delhi on Friday, economy, under £300.")])
+    s = screen_text(
+        FLIGHT,
+        "Book me a flight to Delhi on Friday, economy, under £300.",
+        "paraphrase",
+        {},
+        others=[("c-1", "Book me a flight to Delhi on Friday, economy, under £300.")],
+    )
     assert s.flags == ["duplicate of c-1"]
     s = screen_text(FLIGHT, "Delhi Friday £300", "paraphrase", {})
     assert s.flags == ["length ratio 0.27 outside 0.6-1.8 for paraphrase"]
@@ -398,10 +442,17 @@ _DAY = st.sampled_from(["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", 
 _FRAME = st.sampled_from(["", "Please ", "Could you ", "I need to ", "Hi, I'd like to ", "Kindly "])
 _VERB = st.sampled_from(["book", "reserve", "change", "cancel", "find", "arrange"])
 _THING = st.sampled_from(["a flight", "my booking", "a hotel room", "a table", "the cheapest train ticket"])
-_EXTRA = st.sampled_from([
-    "economy class", "near the station", "with breakfast included", "for my colleague",
-    "and make sure it is refundable", "no later than noon", "in the quiet carriage",
-])
+_EXTRA = st.sampled_from(
+    [
+        "economy class",
+        "near the station",
+        "with breakfast included",
+        "for my colleague",
+        "and make sure it is refundable",
+        "no later than noon",
+        "in the quiet carriage",
+    ]
+)
 
 
 @st.composite
@@ -414,21 +465,33 @@ def prompts(draw: st.DrawFn) -> Task:
     parts += draw(st.lists(_EXTRA, max_size=3, unique=True))
     parts.append(f"under {amount}")
     first = ", ".join(parts) + "."
-    second = draw(st.sampled_from([
-        f"My reference is {ref}.", f"We are {n} people.", f"Email \"{city} trip\" details to me@ex.com.", "",
-    ]))
+    second = draw(
+        st.sampled_from(
+            [
+                f"My reference is {ref}.",
+                f"We are {n} people.",
+                f'Email "{city} trip" details to me@ex.com.',
+                "",
+            ]
+        )
+    )
     prompt = (first[0].upper() + first[1:] + " " + second).strip()
     slots = {"city": city, "day": day, "budget": amount}
-    return Task(id=f"p-{draw(st.integers(0, 10**6))}", prompt=prompt, expected="ok", grader="exact",  # type: ignore[arg-type]
-                slots=slots)
+    return Task(
+        id=f"p-{draw(st.integers(0, 10**6))}",
+        prompt=prompt,
+        expected="ok",
+        grader="exact",  # type: ignore[arg-type]
+        slots=slots,
+    )
 
 
-@pytest.mark.parametrize("cls", PERTURBATION_CLASSES)
+@pytest.mark.parametrize("cls", class_names())
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(task=prompts(), seed=st.integers(0, 2**32), level=st.sampled_from([0.1, 0.2, 0.4, 1.0]))
 def test_protected_values_survive_every_class(cls: str, task: Task, seed: int, level: float) -> None:
     try:
-        v = REGISTRY[cls].generate(prepare(task), level, random.Random(seed), seed % 3)
+        v = CLASSES.get(cls).generate(prepare(task), level, random.Random(seed), seed % 3)
     except SkipGeneration:
         assert cls in ("reorder", "paraphrase", "self_correction", "register")
         return
@@ -436,7 +499,7 @@ def test_protected_values_survive_every_class(cls: str, task: Task, seed: int, l
     assert v.text != task.prompt
     screen = screen_text(task, v.text, cls, v.details)
     assert not [f for f in screen.flags if "lost" in f or "final value" in f or "wrong" in f], screen.flags
-    eps = REGISTRY[cls].measure(prepare(task), v.text, v.details)
+    eps = CLASSES.get(cls).measure(prepare(task), v.text, v.details)
     assert eps > 0
     if cls == "self_correction":
         for c in v.details["corrections"]:
@@ -456,8 +519,12 @@ def _case_shape_ok(word: str) -> bool:
     letters = "".join(ch for ch in word if ch.isalpha())
     if len(letters) < 2:
         return True
-    return (letters.islower() or letters.isupper() or (letters[0].isupper() and letters[1:].islower())
-            or (letters[:2].isupper() and letters[2:].islower()))
+    return (
+        letters.islower()
+        or letters.isupper()
+        or (letters[0].isupper() and letters[1:].islower())
+        or (letters[:2].isupper() and letters[2:].islower())
+    )
 
 
 def test_typo_casing_is_never_random_per_letter() -> None:
@@ -534,7 +601,7 @@ def test_distractor_choices_spread_over_the_suite() -> None:
 
 
 def test_self_correction_makes_one_correction_at_the_default_level() -> None:
-    level = REGISTRY["self_correction"].default_level
+    level = CLASSES.get("self_correction").default_level
     for task in TRAVEL.values():
         try:
             v = keyed(task, "self_correction", level)
@@ -544,7 +611,9 @@ def test_self_correction_makes_one_correction_at_the_default_level() -> None:
 
 
 def test_self_correction_never_stacks_corrections_into_a_route() -> None:
-    task = TRAVEL["travel-001"]  # "...from London to Delhi on Friday for 2 passengers, economy, under £400 each."
+    task = TRAVEL[
+        "travel-001"
+    ]  # "...from London to Delhi on Friday for 2 passengers, economy, under £400 each."
     first_clause = {"origin", "destination", "day", "passengers"}
     for seed in range(30):
         v = keyed(task, "self_correction", 1.0, seed)
@@ -566,7 +635,7 @@ def test_self_correction_wrong_counts_agree_with_their_noun() -> None:
         assert wrong_value("2", "number", rng, after=" passengers, economy") in ("3", "4", "5")
     for tid, ctx in ctx_for.items():
         for seed in range(20):
-            v = REGISTRY["self_correction"].generate(ctx, 1.0, random.Random(seed), 0)
+            v = CLASSES.get("self_correction").generate(ctx, 1.0, random.Random(seed), 0)
             assert not re.search(r"\b1 nights|\b1 passengers|\b[02-9] passenger\b", v.text), (tid, v.text)
 
 
@@ -588,7 +657,10 @@ def test_self_correction_wrong_values_are_plausible() -> None:
         rng = random.Random(seed)
         out = wrong_value("5 October", "date", rng, avoid=("2 October", "5 October"))
         assert out and 2 < int(out.split()[0]) <= 9 and out != "5 October", out
-        assert wrong_value("11 September", "date", rng, before="to Thursday ") in ("4 September", "18 September")
+        assert wrong_value("11 September", "date", rng, before="to Thursday ") in (
+            "4 September",
+            "18 September",
+        )
 
 
 def test_self_correction_prefers_days_dates_and_counts_over_cities() -> None:
@@ -657,9 +729,15 @@ def _index_of(task_id: str, reg: str) -> int:
 
 
 def test_register_never_contracts_have_before_to() -> None:
-    assert register._contract("Can I move it, or would I have to cancel?") == "Can I move it, or would I have to cancel?"
+    assert (
+        register._contract("Can I move it, or would I have to cancel?")
+        == "Can I move it, or would I have to cancel?"
+    )
     assert register._contract("I have booked it and I am sure") == "I've booked it and I'm sure"
-    assert register._contract("I have 3 bags. Let us know what it is.") == "I have 3 bags. Let us know what it is."
+    assert (
+        register._contract("I have 3 bags. Let us know what it is.")
+        == "I have 3 bags. Let us know what it is."
+    )
     task = TRAVEL["travel-045"]
     for seed in range(30):
         v = keyed(task, "register", 1.0, seed, _index_of(task.id, "terse_us"))
@@ -674,7 +752,9 @@ def test_register_greeting_lowercases_the_next_word_unless_it_must_keep_its_capi
                 v = keyed(task, "register", 1.0, seed, _index_of(task_id, reg))
                 assert not re.search(r", (?:First|Two|Add|Cancel)\b", v.text), v.text
     ctx = prepare(TRAVEL["travel-012"])
-    out = register._greeting(ctx.masked, "casual_indian", random.Random(1), False, register._capital_keeper(ctx))
+    out = register._greeting(
+        ctx.masked, "casual_indian", random.Random(1), False, register._capital_keeper(ctx)
+    )
     assert re.match(r"(?:Hello|Hi) (?:sir|team)! First cancel", ctx.unmask(out)), out
 
 
@@ -685,7 +765,8 @@ def test_register_formal_greetings_come_with_formal_phrasing() -> None:
             v = keyed(task, "register", 1.0, seed, index)
             if v.text.startswith(("Dear Sir or Madam", "Good day", "Dear team")):
                 assert "opener" in v.details["changes"] or any(
-                    c.startswith("phrase:") for c in v.details["changes"]), v.text
+                    c.startswith("phrase:") for c in v.details["changes"]
+                ), v.text
     v = keyed(TRAVEL["travel-029"], "register", 1.0, 0, _index_of("travel-029", "formal_british"))
     assert not v.text.startswith("Dear Sir or Madam, can I get")
 
@@ -723,7 +804,10 @@ def test_paraphrase_never_emits_a_trivial_variant() -> None:
             assert eps >= 0.1, (task.id, eps, v.text)
             major = [r for r in v.details["rules"] if r not in paraphrase.minor_rules()]
             assert len(major) >= 2 or not (major[0] == "framing" or major[0].startswith("word:")), (
-                task.id, v.details["rules"], v.text)
+                task.id,
+                v.details["rules"],
+                v.text,
+            )
     assert emitted >= 60  # of 138: most tasks still get a real paraphrase
 
 
@@ -800,8 +884,13 @@ def test_self_correction_restates_the_article_and_avoids_a_second_dash() -> None
         for seed in range(25):
             v = keyed(TRAVEL[task_id], "self_correction", 1.0, seed)
             assert v.text.count("—") == 1, v.text
-    a = Task(id="a", prompt="Book an 8-seat minibus for Friday.", expected="ok", grader="exact",  # type: ignore[arg-type]
-             slots={"vehicle": "8-seat minibus"})
+    a = Task(
+        id="a",
+        prompt="Book an 8-seat minibus for Friday.",
+        expected="ok",
+        grader="exact",  # type: ignore[arg-type]
+        slots={"vehicle": "8-seat minibus"},
+    )
     assert self_correction._vowel_sound("8-seat minibus") and not self_correction._vowel_sound("6-seat")
     for seed in range(10):
         v = gen(a, "self_correction", 1.0, seed)

@@ -37,8 +37,7 @@ def demo_run(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("ext", sorted(FORMATS))
 def test_golden_files(demo_run: Path, tmp_path: Path, ext: str) -> None:
     out = tmp_path / "out"
-    result = runner.invoke(app, ["report", str(demo_run), "--k", "1,2,5", "--out-dir", str(out),
-                                 "--quiet"])
+    result = runner.invoke(app, ["report", str(demo_run), "--k", "1,2,5", "--out-dir", str(out), "--quiet"])
     assert result.exit_code == 0, result.stderr
     assert f"wrote {out / f'report.{ext}'} ({FORMATS[ext]})" in result.stderr
     produced = (out / f"report.{ext}").read_text(encoding="utf-8")
@@ -53,8 +52,7 @@ def test_golden_text_shows_the_seed_figures() -> None:
     text = (GOLDEN / "report.txt").read_text(encoding="utf-8")
     assert "consistency (canonical)  mean 0.550  pass^5 0.250  flaky 2/4  (n=5)" in text
     row = next(line for line in text.splitlines() if line.startswith("canonical    5"))
-    assert row.split() == ["canonical", "5", "0.550", "0.550", "0.675", "0.425", "0.750",
-                           "0.250"]
+    assert row.split() == ["canonical", "5", "0.550", "0.550", "0.675", "0.425", "0.750", "0.250"]
 
 
 # --------------------------------------------------------------------------- figures
@@ -79,9 +77,12 @@ def test_figures_of_the_demo_run(demo_run: Path) -> None:
     # labels, consistently wrong, drift
     assert (canon.stable_pass, canon.flaky, canon.stable_fail) == (1, 2, 1)
     assert [(r.task_id, r.kind, r.wrong_output) for r in a.consistently_wrong] == [
-        ("t4", "canonical", '{"total":42}'), ("t4", "paraphrase", '{"total":42}')]
+        ("t4", "canonical", '{"total":42}'),
+        ("t4", "paraphrase", '{"total":42}'),
+    ]
     assert [(d.variant_id, d.passed, d.canonical_passed) for d in a.drift] == [
-        ("t4/typo/c-0000000000e4", 5, 0)]
+        ("t4/typo/c-0000000000e4", 5, 0)
+    ]
     assert a.drift[0].p_value == pytest.approx(1 / 252)
     # intensity levels of paraphrase: 0.2 (4 tasks) and 0.4 (t1, t2)
     assert [(lv.level, lv.n_tasks) for lv in para.levels] == [(0.2, 4), (0.4, 2)]
@@ -102,16 +103,18 @@ def test_figures_of_the_demo_run(demo_run: Path) -> None:
     )
     # per task view
     t3 = next(r for r in a.tasks if (r.task_id, r.kind) == ("t3", "canonical"))
-    assert (t3.passed, t3.wrong, t3.errored, t3.n, t3.label, t3.all_passed) == (
-        2, 2, 1, 5, "flaky", False)
+    assert (t3.passed, t3.wrong, t3.errored, t3.n, t3.label, t3.all_passed) == (2, 2, 1, 5, "flaky", False)
     assert (t3.pass_at[2], t3.pass_hat[2]) == pytest.approx((0.7, 0.1))
     assert [(r.task_id, r.kind) for r in a.worst[:2]] == [("t4", "canonical"), ("t4", "paraphrase")]
 
 
 def test_delta_uses_matched_tasks_only(tmp_path: Path) -> None:
     # distractor exists for t1 only: its delta compares t1 with t1's canonical prompt
-    prompts = [Prompt("t1", "PPPP"), Prompt("t2", "WWWW"),
-               Prompt("t1", "PPWW", "distractor", "c-1", 0.2, 0.2)]
+    prompts = [
+        Prompt("t1", "PPPP"),
+        Prompt("t2", "WWWW"),
+        Prompt("t1", "PPWW", "distractor", "c-1", 0.2, 0.2),
+    ]
     a = analyze(read_run(write_run(tmp_path, "r", prompts)), [1], bootstrap=100)
     dist = a.classes[1]
     assert dist.mean == 0.5 and a.classes[0].mean == 0.5
@@ -185,18 +188,23 @@ def test_blank_lines_are_skipped(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        ("{not json", "3: Invalid JSON: key must be a string at line 1 column 2 "
-         "(expected one Trial object per line)"),
-        ('{"run_id": "r"}', "3: suite: Field required (and 6 more problems) "
-         "(expected a Trial record; see `perturb schema trial`)"),
-        ("[1, 2]", "3: Input should be an object (expected a Trial record; see `perturb schema "
-         "trial`)"),
+        (
+            "{not json",
+            "3: Invalid JSON: key must be a string at line 1 column 2 (expected one Trial object per line)",
+        ),
+        (
+            '{"run_id": "r"}',
+            "3: suite: Field required (and 6 more problems) "
+            "(expected a Trial record; see `perturb schema trial`)",
+        ),
+        ("[1, 2]", "3: Input should be an object (expected a Trial record; see `perturb schema trial`)"),
     ],
 )
 def test_bad_line_names_file_and_line(tmp_path: Path, bad: str, message: str) -> None:
     lines = _lines([Prompt("t1", "PPP")])
-    run = write_run(tmp_path, "r", [Prompt("t1", "")], trials=3,
-                    extra_lines=[lines[0], lines[1], bad, lines[2]])
+    run = write_run(
+        tmp_path, "r", [Prompt("t1", "")], trials=3, extra_lines=[lines[0], lines[1], bad, lines[2]]
+    )
     with pytest.raises(InputError) as exc:
         read_run(run)
     assert str(exc.value) == f"{run / 'trials.jsonl'}:{message}"
@@ -259,8 +267,10 @@ def test_parallel_reading_gives_the_same_result(tmp_path: Path) -> None:
     parallel = read_run(run, workers=3, parallel_min_bytes=0)
 
     def key(d):  # noqa: ANN001, ANN202 - local helper
-        return [(v.variant_id, v.n, v.passed, v.wrong, v.errored, v.wrong_outputs, v.wrong_sample)
-                for v in d.variants]
+        return [
+            (v.variant_id, v.n, v.passed, v.wrong, v.errored, v.wrong_outputs, v.wrong_sample)
+            for v in d.variants
+        ]
 
     assert key(serial) == key(parallel)
     assert serial.trial_latency.tolist() == parallel.trial_latency.tolist()
@@ -301,8 +311,9 @@ def test_default_output_is_the_text_scorecard(demo_run: Path) -> None:
 
 def test_several_formats_with_paired_and_inferred_outputs(demo_run: Path, tmp_path: Path) -> None:
     md, xml = tmp_path / "summary.txt", tmp_path / "junit.xml"
-    result = runner.invoke(app, ["report", str(demo_run), "-f", "md", "-o", str(md),
-                                 "-f", "junit", "-o", str(xml), "-q"])
+    result = runner.invoke(
+        app, ["report", str(demo_run), "-f", "md", "-o", str(md), "-f", "junit", "-o", str(xml), "-q"]
+    )
     assert result.exit_code == 0, result.stderr
     assert result.stdout == ""
     assert md.read_text().startswith("## perturb reliability: suite `demo`, run `demo-run`")
@@ -310,16 +321,15 @@ def test_several_formats_with_paired_and_inferred_outputs(demo_run: Path, tmp_pa
     cases = root.findall("./testsuite/testcase")
     assert len(cases) == 12  # 4 tasks x 3 classes
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("12", "7", "1")
-    t2 = next(c for c in cases if c.get("name") == "t2"
-              and c.get("classname") == "perturb.demo.canonical")
+    t2 = next(c for c in cases if c.get("name") == "t2" and c.get("classname") == "perturb.demo.canonical")
     failure = t2.find("failure")
     assert failure is not None and failure.get("type") == "flaky"
     assert failure.get("message") == (
-        "flaky: 4/5 passed, 1 wrong, 0 errored; pass@1 0.800, pass@5 1.000, pass^5 0.000")
+        "flaky: 4/5 passed, 1 wrong, 0 errored; pass@1 0.800, pass@5 1.000, pass^5 0.000"
+    )
     props = {p.get("name"): p.get("value") for p in t2.iter("property")}
     assert props["flaky"] == "true"
-    t3_typo = next(c for c in cases if c.get("name") == "t3"
-                   and c.get("classname") == "perturb.demo.typo")
+    t3_typo = next(c for c in cases if c.get("name") == "t3" and c.get("classname") == "perturb.demo.typo")
     error = t3_typo.find("error")
     assert error is not None and error.get("type") == "errored"
     inferred = tmp_path / "r.html"
@@ -343,16 +353,26 @@ def test_html_is_self_contained(demo_run: Path, tmp_path: Path) -> None:
     ("args", "message"),
     [
         (["-f", "pdf"], "error: unknown format 'pdf' (expected one of: text, json, md, junit, html)"),
-        (["-f", "md", "-f", "json"],
-         "error: several formats but no --output: give -o PATH for each -f, or use --out-dir DIR"),
-        (["-o", "x.pdf"], "error: -o x.pdf: cannot tell the format from the suffix '.pdf' "
-         "(use .txt .json .md .xml .html, or give -f FORMAT for each -o)"),
-        (["-f", "md", "-o", "a.md", "-o", "b.md"], "error: 1 --format and 2 --output options: "
-         "give one -f per -o, in order (or only -o PATH with a telling suffix)"),
-        (["--k", "1,x"], "error: --k '1,x': 'x' is not a positive whole number "
-         "(expected e.g. --k 1,2,5)"),
-        (["--k", "6"], "error: --k 6 exceeds the smallest number of trials per prompt in the run "
-         "(n=5); choose k <= 5 or run more trials"),
+        (
+            ["-f", "md", "-f", "json"],
+            "error: several formats but no --output: give -o PATH for each -f, or use --out-dir DIR",
+        ),
+        (
+            ["-o", "x.pdf"],
+            "error: -o x.pdf: cannot tell the format from the suffix '.pdf' "
+            "(use .txt .json .md .xml .html, or give -f FORMAT for each -o)",
+        ),
+        (
+            ["-f", "md", "-o", "a.md", "-o", "b.md"],
+            "error: 1 --format and 2 --output options: "
+            "give one -f per -o, in order (or only -o PATH with a telling suffix)",
+        ),
+        (["--k", "1,x"], "error: --k '1,x': 'x' is not a positive whole number (expected e.g. --k 1,2,5)"),
+        (
+            ["--k", "6"],
+            "error: --k 6 exceeds the smallest number of trials per prompt in the run "
+            "(n=5); choose k <= 5 or run more trials",
+        ),
         (["--bootstrap", "0"], "error: --bootstrap 0 must be >= 1 (e.g. the default 2000)"),
     ],
 )
@@ -375,8 +395,10 @@ def test_plan_outputs() -> None:
     assert plan_outputs(["markdown"], [], None) == [("md", STDOUT)]
     assert plan_outputs([], [Path("a.xml"), Path("-")], None)[0] == ("junit", Path("a.xml"))
     assert plan_outputs([], [], Path("d")) == [
-        ("text", Path("d/report.txt")), ("json", Path("d/report.json")),
-        ("md", Path("d/report.md")), ("junit", Path("d/report.xml")),
+        ("text", Path("d/report.txt")),
+        ("json", Path("d/report.json")),
+        ("md", Path("d/report.md")),
+        ("junit", Path("d/report.xml")),
         ("html", Path("d/report.html")),
     ]
     with pytest.raises(UsageError, match="only one format can go to stdout"):
@@ -393,13 +415,16 @@ def test_long_reports_are_capped_in_text_and_markdown(
     spec = [Prompt(f"t{i:03d}", "PPPP" if i % 3 else "PPWW") for i in range(90)]
     a = analyze(read_run(write_run(tmp_path, "r", spec)), [2], bootstrap=50)
     text = render_text(a)
-    assert ("per task: the 30 rows that are not stable-pass (all 90 rows are in the JSON, "
-            "Markdown, JUnit and HTML reports)") in " ".join(text.split())
+    assert (
+        "per task: the 30 rows that are not stable-pass (all 90 rows are in the JSON, "
+        "Markdown, JUnit and HTML reports)"
+    ) in " ".join(text.split())
     assert text.count(" flaky\n") == 30 + 5  # the per-task rows and the 5 worst tasks
     many = [Prompt(f"t{i:03d}", "PPWW") for i in range(70)]
     b = analyze(read_run(write_run(tmp_path / "b", "r", many)), [2], bootstrap=50)
-    assert ("per task: the 60 weakest of the 70 rows that are not stable-pass"
-            in " ".join(render_text(b).split()))
+    assert "per task: the 60 weakest of the 70 rows that are not stable-pass" in " ".join(
+        render_text(b).split()
+    )
     monkeypatch.setattr(markdown, "MAX_TASK_ROWS", 10)
     md = markdown.render_markdown(a)
     assert "<details><summary>Per task: the 10 weakest of 90 rows</summary>" in md
@@ -414,12 +439,16 @@ def brittle_run(tmp_path: Path) -> Path:
     """Canonical prompts all pass; typo prompts per task: t1 one always passes, one always
     fails (brittle; pooled 4/8 would read as flaky); t2 one flaky prompt (flaky); t3 both fail
     (stable-fail); t4 both pass (stable-pass); t5 one passes, one always errors (brittle)."""
-    typos = {"t1": ("PPPP", "WWWW"), "t2": ("PPPP", "PPWP"), "t3": ("WWWW", "WWWW"),
-             "t4": ("PPPP", "PPPP"), "t5": ("PPPP", "EEEE")}
+    typos = {
+        "t1": ("PPPP", "WWWW"),
+        "t2": ("PPPP", "PPWP"),
+        "t3": ("WWWW", "WWWW"),
+        "t4": ("PPPP", "PPPP"),
+        "t5": ("PPPP", "EEEE"),
+    }
     prompts = [Prompt(t, "PPPP") for t in typos]
     for task, outs in typos.items():
-        prompts += [Prompt(task, o, "typo", f"c-{task}{'ab'[i]}", 0.1, 0.1)
-                    for i, o in enumerate(outs)]
+        prompts += [Prompt(task, o, "typo", f"c-{task}{'ab'[i]}", 0.1, 0.1) for i, o in enumerate(outs)]
     return write_run(tmp_path, "brittle", prompts)
 
 
@@ -430,10 +459,13 @@ def test_labels_are_per_prompt_and_brittle_is_not_flaky(tmp_path: Path) -> None:
     assert (typo.stable_pass, typo.flaky, typo.brittle, typo.stable_fail) == (1, 1, 2, 1)
     rows = {r.task_id: r for r in a.tasks if r.kind == "typo"}
     assert {t: r.label for t, r in rows.items()} == {
-        "t1": "brittle", "t2": "flaky", "t3": "stable-fail", "t4": "stable-pass", "t5": "brittle",
+        "t1": "brittle",
+        "t2": "flaky",
+        "t3": "stable-fail",
+        "t4": "stable-pass",
+        "t5": "brittle",
     }
-    assert (rows["t1"].passed, rows["t1"].n, rows["t1"].always_failing) == (
-        4, 8, ["t1/typo/c-t1b"])
+    assert (rows["t1"].passed, rows["t1"].n, rows["t1"].always_failing) == (4, 8, ["t1/typo/c-t1b"])
     assert rows["t3"].always_failing == ["t3/typo/c-t3a", "t3/typo/c-t3b"]
     assert rows["t2"].always_failing == []
 
@@ -452,16 +484,14 @@ def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
     assert head.split()[-3:] == ["flaky", "brittle", "errored"]
     typo_row = next(line for line in lines if line.startswith("typo "))
     assert typo_row.split()[-3:] == ["1/5", "2/5", "10.0%"]
-    start = lines.index(
-        "brittle: some prompts of the task fail every trial, the others pass every trial")
+    start = lines.index("brittle: some prompts of the task fail every trial, the others pass every trial")
     assert [line.split() for line in lines[start + 3 : start + 5]] == [
         ["t1", "typo", "4/8", "1", "of", "2:", "c-t1b"],
         ["t5", "typo", "4/8", "1", "of", "2:", "c-t5b"],
     ]
     # JSON
     data = to_dict(a)
-    assert data["classes"][1]["labels"] == {
-        "stable-pass": 1, "flaky": 1, "brittle": 2, "stable-fail": 1}
+    assert data["classes"][1]["labels"] == {"stable-pass": 1, "flaky": 1, "brittle": 2, "stable-fail": 1}
     t1 = next(t for t in data["tasks"] if (t["task_id"], t["class"]) == ("t1", "typo"))
     assert (t1["label"], t1["always_failing"]) == ("brittle", ["t1/typo/c-t1b"])
     assert "otherwise brittle" in data["definitions"]["label"]
@@ -470,8 +500,7 @@ def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
     assert "| matched | flaky | brittle | errored |" in md
     assert "| 5 | 1/5 | 2/5 | 10.0% |" in md
     assert "**Flaky** (1): `t2/typo` 7/8" in md
-    assert ("**Brittle** (2; prompts that fail every trial): `t1/typo` 1 of 2, `t5/typo` 1 of 2"
-            in md)
+    assert "**Brittle** (2; prompts that fail every trial): `t1/typo` 1 of 2, `t5/typo` 1 of 2" in md
     # JUnit: brittle is a failure of its own type; flaky keeps the flaky marker
     root = ET.fromstring(render_junit(a))
     suite = root.find("./testsuite[@name='demo.typo']")
@@ -483,9 +512,11 @@ def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
     failure = cases["t1"].find("failure")
     assert failure is not None and failure.get("type") == "brittle"
     assert failure.get("message") == (
-        "brittle: 4/8 passed, 4 wrong, 0 errored; pass@1 0.500, pass@2 0.500, pass^2 0.500")
+        "brittle: 4/8 passed, 4 wrong, 0 errored; pass@1 0.500, pass@2 0.500, pass^2 0.500"
+    )
     assert failure.text is not None and failure.text.endswith(
-        "1 of 2 prompts failed every trial, the others passed every trial: t1/typo/c-t1b")
+        "1 of 2 prompts failed every trial, the others passed every trial: t1/typo/c-t1b"
+    )
     props = {p.get("name"): p.get("value") for p in cases["t1"].iter("property")}
     assert props["always_failing"] == "t1/typo/c-t1b" and "flaky" not in props
     flaky = cases["t2"].find("failure")
@@ -497,8 +528,7 @@ def test_brittle_is_counted_apart_in_every_format(tmp_path: Path) -> None:
     html = render_html(a)
     assert "<th>flaky</th><th>brittle</th><th>errored</th>" in html
     assert "<td>1/5</td><td>2/5</td><td>10.0%</td>" in html
-    assert ('<span class="brittle" title="failed every trial: t1/typo/c-t1b">brittle</span>'
-            in html)
+    assert '<span class="brittle" title="failed every trial: t1/typo/c-t1b">brittle</span>' in html
 
 
 def test_report_and_gate_ignore_the_run_lock_file(demo_run: Path, tmp_path: Path) -> None:

@@ -101,11 +101,25 @@ def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     shot = tmp_path / "shot.png"
     proc = subprocess.run(
-        [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-         "--no-first-run", "--disable-background-networking", "--disable-component-update",
-         "--disable-sync", f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}",
-         f"--window-size={WIDTH},{HEIGHT}", html.as_uri()],
-        capture_output=True, text=True, timeout=180, check=False,
+        [
+            chromium,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--screenshot={shot}",
+            f"--window-size={WIDTH},{HEIGHT}",
+            html.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert shot.is_file() and shot.stat().st_size > 0

@@ -44,7 +44,9 @@ def cli(root: Path, *args: str) -> object:
 
 def dead_pid() -> int:
     proc = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
         check=True,
     )
     return int(proc.stdout)
@@ -75,8 +77,12 @@ def test_status_follows_the_latest_decision_and_undo_walks_back(project: tuple) 
         assert [ctx.state.status(c) for c in (a, b)] == ["undecided", "undecided"]
     lines = journal_lines(root)
     assert [(d["seq"], d["action"], d.get("undoes")) for d in lines] == [
-        (1, "accept", None), (2, "skip", None), (3, "reject", None),
-        (4, "undo", 3), (5, "undo", 2), (6, "undo", 1),
+        (1, "accept", None),
+        (2, "skip", None),
+        (3, "reject", None),
+        (4, "undo", 3),
+        (5, "undo", 2),
+        (6, "undo", 1),
     ]
     assert lines[2]["reason"] == "meaning changed"
     assert lines[0]["task_sha256"] == a.task_sha256
@@ -110,10 +116,10 @@ def test_decision_against_an_older_task_version_does_not_count(project: tuple) -
 def test_journal_with_a_torn_last_line_is_read_and_repaired(project: tuple) -> None:
     root, cands = project
     paths = SuitePaths(root, SUITE)
-    good = Decision(seq=1, action="accept", candidate_id=cands[0].id, reviewer="Ada",
-                    at="2025-01-01T00:00:00Z")
-    paths.journal.write_text(good.model_dump_json() + "\n" + '{"seq":2,"action":"rej',
-                             encoding="utf-8")
+    good = Decision(
+        seq=1, action="accept", candidate_id=cands[0].id, reviewer="Ada", at="2025-01-01T00:00:00Z"
+    )
+    paths.journal.write_text(good.model_dump_json() + "\n" + '{"seq":2,"action":"rej', encoding="utf-8")
     assert [d.seq for d in read_journal(paths.journal)] == [1]
     ctx = open_context(root, None)
     with Recorder(ctx, "Ada", "test") as rec:
@@ -125,25 +131,27 @@ def test_journal_with_a_torn_last_line_is_read_and_repaired(project: tuple) -> N
     ("lines", "expected"),
     [
         (
-            [{"seq": 2, "action": "accept", "candidate_id": "c-1", "reviewer": "A", "at": "t"},
-             {"seq": 2, "action": "skip", "candidate_id": "c-1", "reviewer": "A", "at": "t"}],
-            ":2: seq: seq 2 is not after 2 (expected strictly increasing; was the journal "
-            "edited by hand?)",
+            [
+                {"seq": 2, "action": "accept", "candidate_id": "c-1", "reviewer": "A", "at": "t"},
+                {"seq": 2, "action": "skip", "candidate_id": "c-1", "reviewer": "A", "at": "t"},
+            ],
+            ":2: seq: seq 2 is not after 2 (expected strictly increasing; was the journal edited by hand?)",
         ),
         (
             [{"seq": 1, "action": "undo", "undoes": 7, "reviewer": "A", "at": "t"}],
             ":1: undoes: undo of unknown seq 7 (expected an earlier seq)",
         ),
         (
-            [{"seq": 1, "action": "accept", "candidate_id": "c-1", "reviewer": "A", "at": "t"},
-             {"seq": 2, "action": "undo", "undoes": 1, "reviewer": "A", "at": "t"},
-             {"seq": 3, "action": "undo", "undoes": 1, "reviewer": "A", "at": "t"}],
+            [
+                {"seq": 1, "action": "accept", "candidate_id": "c-1", "reviewer": "A", "at": "t"},
+                {"seq": 2, "action": "undo", "undoes": 1, "reviewer": "A", "at": "t"},
+                {"seq": 3, "action": "undo", "undoes": 1, "reviewer": "A", "at": "t"},
+            ],
             ":3: undoes: seq 1 was already undone by seq 2 (expected a decision still in effect)",
         ),
         (
             [{"seq": 1, "action": "maybe", "candidate_id": "c-1", "reviewer": "A", "at": "t"}],
-            ":1: action: Input should be 'accept', 'reject', 'edit', 'skip' or 'undo' "
-            "(got 'maybe')",
+            ":1: action: Input should be 'accept', 'reject', 'edit', 'skip' or 'undo' (got 'maybe')",
         ),
         (
             [{"seq": 1, "action": "accept", "reviewer": "A", "at": "t"}],
@@ -177,7 +185,9 @@ def test_sample_is_stratified_reproducible_and_seed_dependent(tmp_path: Path) ->
     assert [c.id for c in first] == [c.id for c in draw_sample(list(reversed(cands)), 6, 11)][::-1]
     classes = [c.perturbation for c in first]
     assert {k: classes.count(k) for k in set(classes)} == {
-        "paraphrase": 2, "typo": 2, "distractor": 2,
+        "paraphrase": 2,
+        "typo": 2,
+        "distractor": 2,
     }
     # Round-robin: 4 draws cover every class before any class gets a second pick.
     four = [c.perturbation for c in draw_sample(cands, 4, seed=11)]
@@ -222,11 +232,16 @@ def test_second_holder_is_refused_with_the_pid(project: tuple) -> None:
     root, cands = project
     paths = SuitePaths(root, SUITE)
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import sys, time; from pathlib import Path; from perturb.review.lock import ReviewLock\n"
-         f"lock = ReviewLock(Path({str(paths.review_lock)!r}), 'travel', 'perturb review')\n"
-         "lock.acquire(); print('held', flush=True); sys.stdin.read(); lock.release()"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; from perturb.review.lock import ReviewLock\n"
+            f"lock = ReviewLock(Path({str(paths.review_lock)!r}), 'travel', 'perturb review')\n"
+            "lock.acquire(); print('held', flush=True); sys.stdin.read(); lock.release()",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
@@ -257,10 +272,17 @@ def test_stale_lock_from_a_dead_pid_is_taken_over(project: tuple) -> None:
     root, cands = project
     paths = SuitePaths(root, SUITE)
     pid = dead_pid()
-    paths.review_lock.write_text(json.dumps({
-        "pid": pid, "host": socket.gethostname(), "started_at": "2025-01-01T00:00:00Z",
-        "purpose": "perturb review", "token": "old",
-    }))
+    paths.review_lock.write_text(
+        json.dumps(
+            {
+                "pid": pid,
+                "host": socket.gethostname(),
+                "started_at": "2025-01-01T00:00:00Z",
+                "purpose": "perturb review",
+                "token": "old",
+            }
+        )
+    )
     lock = ReviewLock(paths.review_lock, SUITE, "test").acquire()
     try:
         assert lock.took_over is not None and lock.took_over.pid == pid
@@ -276,8 +298,14 @@ def test_lock_with_a_reused_pid_is_stale_and_other_hosts_are_refused(project: tu
     me = os.getpid()
     start = process_start_time(me)
     assert start is not None  # Linux /proc
-    record = {"pid": me, "host": socket.gethostname(), "started_at": "x", "purpose": "p",
-              "token": "t", "proc_start": str(int(start) + 1)}
+    record = {
+        "pid": me,
+        "host": socket.gethostname(),
+        "started_at": "x",
+        "purpose": "p",
+        "token": "t",
+        "proc_start": str(int(start) + 1),
+    }
     paths.review_lock.write_text(json.dumps(record))
     with ReviewLock(paths.review_lock, SUITE, "test") as lock:
         assert lock.took_over is not None
@@ -299,17 +327,13 @@ def test_list_accept_reject_round_trip(project: tuple) -> None:
     result = cli(root, "review", "--list")
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0] == (
-        "travel · 6 candidates · 0 accepted, 0 edited, 0 rejected, 0 skipped, 6 undecided"
-    )
+    assert lines[0] == ("travel · 6 candidates · 0 accepted, 0 edited, 0 rejected, 0 skipped, 6 undecided")
     assert lines[1] == "book-01: Book a flight from Paris to Rome on Friday."
     assert lines[2] == (
-        f"  {cands[0].id}  paraphrase  undecided   "
-        "Please book me a flight from Paris to Rome on Friday."
+        f"  {cands[0].id}  paraphrase  undecided   Please book me a flight from Paris to Rome on Friday."
     )
     assert lines[4] == (
-        f"  {cands[2].id}  register    undecided (1 flag)  "
-        "yo book a flight Paris to Rome friday pls"
+        f"  {cands[2].id}  register    undecided (1 flag)  yo book a flight Paris to Rome friday pls"
     )
     assert lines[5] == "      ! slot 'day' lost"
 
@@ -325,14 +349,19 @@ def test_list_accept_reject_round_trip(project: tuple) -> None:
     assert rej.stdout == f"rejected {cands[2].id} (book-01 · register) [individual]\n"
     journal = journal_lines(root)
     assert [(d["seq"], d["action"], d["mode"], d.get("reason")) for d in journal] == [
-        (1, "accept", "individual", None), (2, "accept", "bulk", "ok"),
-        (3, "accept", "bulk", "ok"), (4, "reject", "individual", "drops the day"),
+        (1, "accept", "individual", None),
+        (2, "accept", "bulk", "ok"),
+        (3, "accept", "bulk", "ok"),
+        (4, "reject", "individual", "drops the day"),
     ]
     listed = json.loads(cli(root, "review", "--list", "--json").stdout)
     assert [(r["id"], r["status"], r["reviewer"]) for r in listed] == [
-        (cands[0].id, "accepted", "Ada"), (cands[1].id, "undecided", None),
-        (cands[2].id, "rejected", "Ada"), (cands[3].id, "accepted", "Ada"),
-        (cands[4].id, "accepted", "Ada"), (cands[5].id, "undecided", None),
+        (cands[0].id, "accepted", "Ada"),
+        (cands[1].id, "undecided", None),
+        (cands[2].id, "rejected", "Ada"),
+        (cands[3].id, "accepted", "Ada"),
+        (cands[4].id, "accepted", "Ada"),
+        (cands[5].id, "undecided", None),
     ]
     assert listed[2]["reason"] == "drops the day"
     assert listed[0]["canonical"] == "Book a flight from Paris to Rome on Friday."
@@ -367,8 +396,12 @@ def test_review_without_a_terminal_points_to_the_scriptable_commands(project: tu
 def test_accepting_a_stale_candidate_is_refused(project: tuple) -> None:
     root, cands = project
     tasks = SuitePaths(root, SUITE).tasks
-    tasks.write_text(tasks.read_text().replace("on Friday.", "on Saturday.").replace(
-        '"day": "Friday"', '"day": "Saturday"'), encoding="utf-8")
+    tasks.write_text(
+        tasks.read_text()
+        .replace("on Friday.", "on Saturday.")
+        .replace('"day": "Friday"', '"day": "Saturday"'),
+        encoding="utf-8",
+    )
     result = cli(root, "accept", cands[0].id, "--reviewer", "Ada")
     assert result.exit_code == 2
     assert result.stderr == (
@@ -384,8 +417,7 @@ def test_suite_defaults_to_the_only_one(tmp_path: Path) -> None:
     result = cli(tmp_path, "review", "--list")
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {tmp_path}: several suites found: shop, travel (expected one; name it as an "
-        "argument)\n"
+        f"error: {tmp_path}: several suites found: shop, travel (expected one; name it as an argument)\n"
     )
     assert cli(tmp_path, "review", "shop", "--list").stdout.startswith("shop · 6 candidates")
 
@@ -419,12 +451,10 @@ def test_diff_is_character_level_for_typos_and_word_level_otherwise() -> None:
     assert render_diff(canonical, "Book a flihgt to Paris on Friday.", char_level=True).plain == (
         "Book a fli[-gh-]{+hg+}t to Paris on Friday."
     )
-    assert render_diff(canonical, "Please book a flight to Paris, Friday.",
-                       char_level=False).plain == (
+    assert render_diff(canonical, "Please book a flight to Paris, Friday.", char_level=False).plain == (
         "[-Book-]{+Please book+} a flight to Paris[- on-]{+,+} Friday."
     )
-    assert render_diff(canonical, "Book a flight to P\u0430ris on Friday.",
-                       char_level=True).plain == (
+    assert render_diff(canonical, "Book a flight to P\u0430ris on Friday.", char_level=True).plain == (
         "Book a flight to P[-a-]{+⟨Cyrillic а⟩+}ris on Friday."
     )
     ops = diff_ops("a b", "a  b", char_level=False)
@@ -438,12 +468,15 @@ def test_diff_is_character_level_for_typos_and_word_level_otherwise() -> None:
         ("book", "bOoK", "b[-o-]{+O+}o[-k-]{+K+}", "2 characters changed"),
         ("Book a flight", "book a flight", "[-B-]{+b+}ook a flight", "1 character changed"),
         # substitution
-        ("Book a flight to Rome.", "Book a flight to Rone.", "Book a flight to Ro[-m-]{+n+}e.",
-         "1 character changed"),
+        (
+            "Book a flight to Rome.",
+            "Book a flight to Rone.",
+            "Book a flight to Ro[-m-]{+n+}e.",
+            "1 character changed",
+        ),
         # transposition of two adjacent letters: one change, both letters
         ("Book a flight", "Book a flihgt", "Book a fli[-gh-]{+hg+}t", "2 characters changed"),
-        ("was called off.", "was called fof.", "was called [-of-]{+fo+}f.",
-         "2 characters changed"),
+        ("was called off.", "was called fof.", "was called [-of-]{+fo+}f.", "2 characters changed"),
         # deletion, and the deletion of a doubled letter (shown at the second one)
         ("Book a flight", "Book a flght", "Book a fl[-i-]ght", "1 character changed"),
         ("Book a flight", "Bok a flight", "Bo[-o-]k a flight", "1 character changed"),
@@ -452,8 +485,12 @@ def test_diff_is_character_level_for_typos_and_word_level_otherwise() -> None:
         # a space removed joins two words
         ("Book a flight", "Book aflight", "Book a[- -]flight", "1 character changed"),
         # two typos in two words: each word aligned on its own
-        ("Book a flight to Rome", "Bok a flihgt to Rome", "Bo[-o-]k a fli[-gh-]{+hg+}t to Rome",
-         "3 characters changed"),
+        (
+            "Book a flight to Rome",
+            "Bok a flihgt to Rome",
+            "Bo[-o-]k a fli[-gh-]{+hg+}t to Rome",
+            "3 characters changed",
+        ),
     ],
 )
 def test_typo_diff_shows_one_change_per_letter(
@@ -465,7 +502,10 @@ def test_typo_diff_shows_one_change_per_letter(
 
 def test_align_chars_is_a_cheapest_edit_script() -> None:
     assert align_chars("book", "bOoK") == [
-        ("equal", "b", "b"), ("replace", "o", "O"), ("equal", "o", "o"), ("replace", "k", "K"),
+        ("equal", "b", "b"),
+        ("replace", "o", "O"),
+        ("equal", "o", "o"),
+        ("replace", "k", "K"),
     ]
     assert align_chars("gh", "hg") == [("replace", "gh", "hg")]
     assert align_chars("", "ab") == [("insert", "", "a"), ("insert", "", "b")]
@@ -502,8 +542,14 @@ def run_keys(root: Path, keys: list[str], lines: list[str | None] | None = None)
     ctx = open_context(root, None)
     out = io.StringIO()
     with Recorder(ctx, "Ada", "test") as rec:
-        ui = ReviewUI(ctx, ctx.candidates, rec, ScriptedTerminal(keys, lines or []),  # type: ignore[arg-type]
-                      Console(file=out, width=100), None)
+        ui = ReviewUI(
+            ctx,
+            ctx.candidates,
+            rec,
+            ScriptedTerminal(keys, lines or []),  # type: ignore[arg-type]
+            Console(file=out, width=100),
+            None,
+        )
         finished = ui.loop()
     return finished, out.getvalue(), ctx
 
@@ -513,8 +559,10 @@ def test_key_loop_skips_wrap_around_and_stale_candidates_cannot_be_accepted(
 ) -> None:
     root, cands = project
     tasks = SuitePaths(root, SUITE).tasks
-    tasks.write_text(tasks.read_text().replace("2 nights", "2 nights,").replace(
-        '"nights": "2"', '"nights": "2"'), encoding="utf-8")  # hotel-02 changed -> its 3 are stale
+    tasks.write_text(
+        tasks.read_text().replace("2 nights", "2 nights,").replace('"nights": "2"', '"nights": "2"'),
+        encoding="utf-8",
+    )  # hotel-02 changed -> its 3 are stale
     keys = ["s", "a", "a"]  # skip c0, accept c1, accept c2; then c3 (stale) is on screen
     keys += ["a", "e", "r"]  # accept and edit are refused on a stale candidate; reject works
     keys += ["r", "r"]  # c4: the first reason prompt is cancelled (Esc), the second rejects
@@ -524,14 +572,24 @@ def test_key_loop_skips_wrap_around_and_stale_candidates_cannot_be_accepted(
     assert "STALE: the task changed or was removed since generation" in screen
     assert screen.count("Reviewing [4/6] · travel · hotel-02 · paraphrase") == 3
     assert [ctx.state.status(c) for c in cands] == [
-        "skipped", "accepted", "accepted", "rejected", "rejected", "undecided",
+        "skipped",
+        "accepted",
+        "accepted",
+        "rejected",
+        "rejected",
+        "undecided",
     ]
     finished, screen, ctx = run_keys(root, ["r", "a"], ["x"])
     # c5 rejected; nothing undecided is left, so c0 (skipped last session) comes back.
     assert finished is True
     assert screen.index("Reviewing [6/6]") < screen.index("Reviewing [1/6]")
     assert [ctx.state.status(c) for c in cands] == [
-        "accepted", "accepted", "accepted", "rejected", "rejected", "rejected",
+        "accepted",
+        "accepted",
+        "accepted",
+        "rejected",
+        "rejected",
+        "rejected",
     ]
 
 
@@ -546,10 +604,13 @@ def test_header_counts_decided_and_skipped_apart(project: tuple) -> None:
     root, cands = project
     # accept c0, skip c1, reject c2, skip c3, skip c4; c5 is on screen when the keys run out
     _, screen, ctx = run_keys(root, ["a", "s", "r", "s", "s"], ["no"])
-    assert f"{cands[5].id} · level 0.1 · ε 0.12 · undecided · 2 of 6 decided · 3 skipped · " \
+    assert (
+        f"{cands[5].id} · level 0.1 · ε 0.12 · undecided · 2 of 6 decided · 3 skipped · "
         "reviewer Ada" in screen
-    assert f"{cands[0].id} · level 0.1 · ε 0.12 · undecided · 0 of 6 decided · reviewer Ada" \
-        in screen  # no skipped count while there is none
+    )
+    assert (
+        f"{cands[0].id} · level 0.1 · ε 0.12 · undecided · 0 of 6 decided · reviewer Ada" in screen
+    )  # no skipped count while there is none
 
 
 def test_a_resize_draws_the_same_candidate_again_and_keeps_the_message(project: tuple) -> None:
@@ -586,13 +647,18 @@ def test_command_line_keeps_every_option_shell_quoted(
     odd.mkdir()
     assert command_line("review", "travel", Path(".")) == "perturb review travel"
     assert command_line("review", "travel", tmp_path) == "perturb review travel"
-    assert command_line("review", "travel", odd, [
-        ("--class", "typo"), ("--task", None), ("--sample", 30), ("--seed", 7),
-        ("--reviewer", "Ada L."),
-    ]) == (
-        f"perturb review travel --class typo --sample 30 --seed 7 --reviewer 'Ada L.' "
-        f"--root '{odd}'"
-    )
+    assert command_line(
+        "review",
+        "travel",
+        odd,
+        [
+            ("--class", "typo"),
+            ("--task", None),
+            ("--sample", 30),
+            ("--seed", 7),
+            ("--reviewer", "Ada L."),
+        ],
+    ) == (f"perturb review travel --class typo --sample 30 --seed 7 --reviewer 'Ada L.' --root '{odd}'")
     assert command_line("freeze", "travel", Path("my project")) == (
         "perturb freeze travel --root 'my project'"
     )

@@ -37,8 +37,12 @@ class Review:
         for name in ("NO_COLOR", "COLUMNS", "LINES"):  # rich would take a fixed size from them
             full_env.pop(name, None)
         self.child = pexpect.spawn(
-            sys.executable, ["-m", "perturb", "review", "--root", str(root), *args],
-            env=full_env, dimensions=(60, 120), encoding="utf-8", timeout=20,
+            sys.executable,
+            ["-m", "perturb", "review", "--root", str(root), *args],
+            env=full_env,
+            dimensions=(60, 120),
+            encoding="utf-8",
+            timeout=20,
         )
         self.raw = ""
         self.mark = 0
@@ -77,7 +81,7 @@ class Review:
         while self._pump(0.2):
             pass
         self.child.close()
-        return self.child.exitstatus, ANSI.sub("", self.raw[self.mark:]).replace("\r", "")
+        return self.child.exitstatus, ANSI.sub("", self.raw[self.mark :]).replace("\r", "")
 
     def kill(self) -> None:
         self.child.kill(signal.SIGKILL)
@@ -159,8 +163,11 @@ def test_screen_and_every_key(project: tuple) -> None:
     )
     lines = journal_lines(root)
     assert [(d["seq"], d["action"], d.get("undoes"), d.get("reason")) for d in lines] == [
-        (1, "accept", None, None), (2, "reject", None, "too casual"), (3, "skip", None, None),
-        (4, "undo", 3, None), (5, "undo", 2, None),
+        (1, "accept", None, None),
+        (2, "reject", None, "too casual"),
+        (3, "skip", None, None),
+        (4, "undo", 3, None),
+        (5, "undo", 2, None),
     ]
     assert not SuitePaths(root, SUITE).review_lock.exists()
 
@@ -210,29 +217,36 @@ with open(path, "w", encoding="utf-8") as fh:
 """
 
 
-def test_edit_through_a_stub_editor(
-    project: tuple, tmp_path_factory: pytest.TempPathFactory
-) -> None:
+def test_edit_through_a_stub_editor(project: tuple, tmp_path_factory: pytest.TempPathFactory) -> None:
     root, cands = project
     bin_dir = tmp_path_factory.mktemp("bin")
     log, script = bin_dir / "calls.log", bin_dir / "steps.json"
     log.write_text("")
     # 1st call drops a protected value; 2nd call (edit again) restores it and rewords.
-    script.write_text(json.dumps([
-        ["on Friday", "on Fri"], ["Please book me a flight from Paris to Rome on Fri.",
-                                   "Kindly book a flight from Paris to Rome on Friday."],
-        ["no such text", "x"],
-    ]))
+    script.write_text(
+        json.dumps(
+            [
+                ["on Friday", "on Fri"],
+                [
+                    "Please book me a flight from Paris to Rome on Fri.",
+                    "Kindly book a flight from Paris to Rome on Friday.",
+                ],
+                ["no such text", "x"],
+            ]
+        )
+    )
     editor = bin_dir / "stub_editor.py"
     editor.write_text(STUB_EDITOR)
-    r = Review(root, "--reviewer", "Ada",
-               env={"EDITOR": f"{sys.executable} {editor} {script} {log}", "VISUAL": ""})
+    r = Review(
+        root, "--reviewer", "Ada", env={"EDITOR": f"{sys.executable} {editor} {script} {log}", "VISUAL": ""}
+    )
     r.wait("Reviewing [1/6]")
     r.press("e")
     screen = r.wait("y keep the edit · e edit again · n discard")
     assert "Edited text (not saved yet)\nPlease book me a flight from Paris to Rome on Fri.\n" in screen
-    assert ("Screen of the edited text: 1 flag(s)\n"
-            "  ! protected value 'Friday' (slot day) lost or altered") in screen
+    assert (
+        "Screen of the edited text: 1 flag(s)\n  ! protected value 'Friday' (slot day) lost or altered"
+    ) in screen
     assert journal_lines(root) == []
     r.press("e")
     screen = r.wait("y keep the edit · e edit again · n discard")
@@ -242,7 +256,8 @@ def test_edit_through_a_stub_editor(
     r.press("y")
     r.wait("Reviewing [2/6]")
     assert [json.loads(x) for x in log.read_text().splitlines()] == [
-        cands[0].text + "\n", "Please book me a flight from Paris to Rome on Fri.\n",
+        cands[0].text + "\n",
+        "Please book me a flight from Paris to Rome on Fri.\n",
     ]
     r.press("e")  # the typo candidate: the stub changes nothing -> discarded
     assert "text unchanged; edit discarded" in r.wait("edit discarded")
@@ -272,9 +287,7 @@ def test_a_second_review_of_the_suite_is_refused(project: tuple) -> None:
     assert status == 2
     lock = SuitePaths(root, SUITE).review_lock
     (line,) = [x for x in out.splitlines() if x.strip()]
-    assert line.startswith(
-        f"error: {lock}: suite 'travel' is being reviewed by PID {first.child.pid} on "
-    )
+    assert line.startswith(f"error: {lock}: suite 'travel' is being reviewed by PID {first.child.pid} on ")
     assert line.endswith(f"(if PID {first.child.pid} is gone, delete {lock})")
     first.press("q")
     assert first.finish()[0] == 0
@@ -318,7 +331,9 @@ def test_sampled_review_records_the_rule_and_skipped_items_come_back(project: tu
     ) in tail
     lines = journal_lines(root)
     assert [(d["action"], d["mode"], d["sample"]["n"], d["sample"]["seed"]) for d in lines] == [
-        ("skip", "sampled", 3, 4), ("accept", "sampled", 3, 4), ("accept", "sampled", 3, 4),
+        ("skip", "sampled", 3, 4),
+        ("accept", "sampled", 3, 4),
+        ("accept", "sampled", 3, 4),
     ]
     # Next session: nothing undecided in the sample, so the skipped one is shown again.
     again = Review(root, "--reviewer", "Ada", "--sample", "3", "--seed", "4")
@@ -347,16 +362,22 @@ def test_the_resume_command_resumes_the_same_selection(tmp_path: Path) -> None:
     (line,) = [x for x in tail.splitlines() if "Resume with" in x]
     command = line.split("Resume with `", 1)[1].rstrip("`.")
     assert command == (
-        "perturb review travel --class typo --task book-01 --reviewer 'Ada Lovelace' "
-        f"--root '{root}'"
+        f"perturb review travel --class typo --task book-01 --reviewer 'Ada Lovelace' --root '{root}'"
     )
-    assert line.startswith(f"{root}/review/travel/journal.jsonl: nothing recorded this session. "
-                           "Selection: 1 undecided.")
+    assert line.startswith(
+        f"{root}/review/travel/journal.jsonl: nothing recorded this session. Selection: 1 undecided."
+    )
     args = shlex.split(command)
     assert args[:2] == ["perturb", "review"]
-    again = pexpect.spawn(sys.executable, ["-m", "perturb", *args[1:]], cwd=str(tmp_path),
-                          env={**os.environ, "TERM": "xterm-256color"}, dimensions=(60, 120),
-                          encoding="utf-8", timeout=20)
+    again = pexpect.spawn(
+        sys.executable,
+        ["-m", "perturb", *args[1:]],
+        cwd=str(tmp_path),
+        env={**os.environ, "TERM": "xterm-256color"},
+        dimensions=(60, 120),
+        encoding="utf-8",
+        timeout=20,
+    )
     try:
         again.expect("Reviewing \\[1/1\\] · travel · book-01 · typo")
         again.expect("q quit")

@@ -24,8 +24,13 @@ from tests.run_helpers import make_suite, read_trials
 
 TASKS = [
     {"id": "add", "prompt": "What is 2+2?", "expected": 4, "grader": "numeric"},
-    {"id": "city", "prompt": "Capital of France?", "expected": "Paris", "grader": "normalized",
-     "metadata": {"sleep": 0.01}},
+    {
+        "id": "city",
+        "prompt": "Capital of France?",
+        "expected": "Paris",
+        "grader": "normalized",
+        "metadata": {"sleep": 0.01},
+    },
 ]
 VARIANTS = [
     ("add", "paraphrase", "Add two and two."),
@@ -54,8 +59,9 @@ def lines_of(run_dir: Path) -> list[dict[str, Any]]:
 def test_run_writes_one_line_per_trial(project: Path) -> None:
     fx = project / "fixtures" / "demo.jsonl"
     out = project / "runs" / "r1"
-    result = invoke(str(fx), "--agent", "tests.sample_agents:echo", "--trials", "3",
-                    "--out", str(out), "--seed", "7")
+    result = invoke(
+        str(fx), "--agent", "tests.sample_agents:echo", "--trials", "3", "--out", str(out), "--seed", "7"
+    )
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
     assert len(rows) == 15  # 5 entries x 3 attempts
@@ -68,8 +74,10 @@ def test_run_writes_one_line_per_trial(project: Path) -> None:
     assert first["seed"] == trial_seed(7, "add/canonical", 1)
     assert first["output"] == {"prompt": "What is 2+2?", "attempt": 1, "seed": first["seed"]}
     assert first["outcome"] == "wrong"  # a dict is not the number 4
-    assert first["grader_note"] == 'output {"prompt": "What is 2+2?", "attempt": 1, "seed": ' + \
-        f'{first["seed"]}}} is not a number'
+    assert (
+        first["grader_note"]
+        == 'output {"prompt": "What is 2+2?", "attempt": 1, "seed": ' + f"{first['seed']}}} is not a number"
+    )
     assert first["run_id"] == "r1" and first["suite"] == "demo" and first["retry"] == 0
     lock = json.loads((project / "fixtures" / "demo.lock.json").read_text())
     shas = {e["id"]: e["sha256"] for e in lock["entries"]}
@@ -91,8 +99,15 @@ def test_passed_wrong_errored(project: Path, tmp_path: Path) -> None:
         "    return 'paris.'\n"
     )
     out = project / "runs" / "mixed"
-    result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent", "mixed_agent_t5:agent",
-                    "-n", "2", "--out", str(out))
+    result = invoke(
+        str(project / "fixtures" / "demo.jsonl"),
+        "--agent",
+        "mixed_agent_t5:agent",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+    )
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
     outcomes = Counter((r["task_id"], r["perturbation"], r["outcome"]) for r in rows)
@@ -115,8 +130,15 @@ def test_passed_wrong_errored(project: Path, tmp_path: Path) -> None:
 
 def test_crashing_agent_records_exception_text(project: Path) -> None:
     out = project / "runs" / "crash"
-    result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent",
-                    "tests.sample_agents:crash", "-n", "1", "--out", str(out))
+    result = invoke(
+        str(project / "fixtures" / "demo.jsonl"),
+        "--agent",
+        "tests.sample_agents:crash",
+        "-n",
+        "1",
+        "--out",
+        str(out),
+    )
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
     line = inspect.getsourcelines(sample_agents.crash)[1] + 1
@@ -130,15 +152,16 @@ def test_crashing_agent_records_exception_text(project: Path) -> None:
 
 @pytest.mark.parametrize("agent", ["slow_async", "slow_sync"])
 def test_timeout_is_errored_with_kind_timeout(tmp_path: Path, agent: str) -> None:
-    tasks = [{"id": "slow", "prompt": "wait", "expected": "wait", "grader": "exact",
-              "metadata": {"sleep": 3}},
-             {"id": "fast", "prompt": "go", "expected": "go", "grader": "exact",
-              "metadata": {"sleep": 0}}]
+    tasks = [
+        {"id": "slow", "prompt": "wait", "expected": "wait", "grader": "exact", "metadata": {"sleep": 3}},
+        {"id": "fast", "prompt": "go", "expected": "go", "grader": "exact", "metadata": {"sleep": 0}},
+    ]
     fx = make_suite(tmp_path, tasks)
     out = tmp_path / "runs" / "t"
     started = time.perf_counter()
-    result = invoke(str(fx), "--agent", f"tests.sample_agents:{agent}", "-n", "2",
-                    "--timeout", "0.3", "--out", str(out))
+    result = invoke(
+        str(fx), "--agent", f"tests.sample_agents:{agent}", "-n", "2", "--timeout", "0.3", "--out", str(out)
+    )
     elapsed = time.perf_counter() - started
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
@@ -154,31 +177,62 @@ def test_timeout_is_errored_with_kind_timeout(tmp_path: Path, agent: str) -> Non
 
 def test_agent_raising_timeout_error_is_an_exception_not_a_timeout(project: Path) -> None:
     out = project / "runs" / "te"
-    result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent",
-                    "tests.sample_agents:raises_timeout_itself", "-n", "1", "--out", str(out))
+    result = invoke(
+        str(project / "fixtures" / "demo.jsonl"),
+        "--agent",
+        "tests.sample_agents:raises_timeout_itself",
+        "-n",
+        "1",
+        "--out",
+        str(out),
+    )
     assert result.exit_code == 0
     assert {r["error_kind"] for r in lines_of(out)} == {"exception"}
 
 
 def test_unserialisable_output_is_malformed(project: Path) -> None:
     out = project / "runs" / "nj"
-    result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent",
-                    "tests.sample_agents:not_json", "-n", "1", "--out", str(out))
+    result = invoke(
+        str(project / "fixtures" / "demo.jsonl"),
+        "--agent",
+        "tests.sample_agents:not_json",
+        "-n",
+        "1",
+        "--out",
+        str(out),
+    )
     assert result.exit_code == 0
     rows = lines_of(out)
     assert {r["error_kind"] for r in rows} == {"malformed"}
     assert rows[0]["error"] == (
-        "the agent's output or trace is not JSON-serialisable: Object of type set is not "
-        "JSON serializable"
+        "the agent's output or trace is not JSON-serialisable: Object of type set is not JSON serializable"
     )
 
 
 def test_manifest_content(project: Path) -> None:
     fx = project / "fixtures" / "demo.jsonl"
     out = project / "runs" / "m"
-    result = invoke(str(fx), "--agent", "tests.sample_agents:echo", "-n", "2", "--out", str(out),
-                    "--concurrency", "3", "--timeout", "12.5", "--classes", "canonical,typo",
-                    "--tasks", "city", "--temperature", "0.2", "--seed", "9")
+    result = invoke(
+        str(fx),
+        "--agent",
+        "tests.sample_agents:echo",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+        "--concurrency",
+        "3",
+        "--timeout",
+        "12.5",
+        "--classes",
+        "canonical,typo",
+        "--tasks",
+        "city",
+        "--temperature",
+        "0.2",
+        "--seed",
+        "9",
+    )
     assert result.exit_code == 0, result.output
     manifest = RunManifest.model_validate_json((out / "manifest.json").read_text())
     data = manifest.model_dump()
@@ -208,11 +262,26 @@ def test_manifest_content(project: Path) -> None:
 def test_config_drift_is_refused_with_each_field(project: Path) -> None:
     fx = str(project / "fixtures" / "demo.jsonl")
     out = project / "runs" / "d"
-    assert invoke(fx, "--agent", "tests.sample_agents:echo", "-n", "2", "--out", str(out),
-                  "--timeout", "30").exit_code == 0
+    assert (
+        invoke(
+            fx, "--agent", "tests.sample_agents:echo", "-n", "2", "--out", str(out), "--timeout", "30"
+        ).exit_code
+        == 0
+    )
     before = (out / "trials.jsonl").read_bytes()
-    result = invoke(fx, "--agent", "tests.sample_agents:async_echo", "-n", "3",
-                    "--out", str(out), "--timeout", "30", "--concurrency", "4")
+    result = invoke(
+        fx,
+        "--agent",
+        "tests.sample_agents:async_echo",
+        "-n",
+        "3",
+        "--out",
+        str(out),
+        "--timeout",
+        "30",
+        "--concurrency",
+        "4",
+    )
     assert result.exit_code == 2
     assert result.stderr == (
         f"error: {out}/manifest.json: this run was started with a different config: "
@@ -222,8 +291,19 @@ def test_config_drift_is_refused_with_each_field(project: Path) -> None:
     )
     assert (out / "trials.jsonl").read_bytes() == before
     # concurrency alone may change between resumes
-    same = invoke(fx, "--agent", "tests.sample_agents:echo", "-n", "2", "--out", str(out),
-                  "--timeout", "30", "--concurrency", "4")
+    same = invoke(
+        fx,
+        "--agent",
+        "tests.sample_agents:echo",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+        "--timeout",
+        "30",
+        "--concurrency",
+        "4",
+    )
     assert same.exit_code == 0
     assert same.stdout.startswith("ran 0 trials")
     assert json.loads((out / "manifest.json").read_text())["concurrency"] == 4
@@ -269,8 +349,10 @@ def test_retry_errored_reruns_only_errored(project: Path, tmp_path: Path) -> Non
     assert {r["task_id"] for r in retried} == {"city"}
     assert {r["outcome"] for r in retried} == {"passed"}
     assert result.stdout.startswith("re-ran 6 trials in ")
-    assert "6 passed, 0 wrong, 0 errored (retry pass 1); run flaky: 10/10 trials done " \
+    assert (
+        "6 passed, 0 wrong, 0 errored (retry pass 1); run flaky: 10/10 trials done "
         "(10 passed, 0 wrong, 0 errored)" in result.stdout
+    )
     manifest = json.loads((out / "manifest.json").read_text())
     assert [(r["pass"], r["errored"]) for r in manifest["retries"]] == [(1, 6)]
     again = invoke(*args, "--retry-errored")
@@ -280,8 +362,16 @@ def test_retry_errored_reruns_only_errored(project: Path, tmp_path: Path) -> Non
 
 def test_retry_errored_without_a_run(project: Path) -> None:
     out = project / "runs" / "none"
-    result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent",
-                    "tests.sample_agents:echo", "-n", "1", "--out", str(out), "--retry-errored")
+    result = invoke(
+        str(project / "fixtures" / "demo.jsonl"),
+        "--agent",
+        "tests.sample_agents:echo",
+        "-n",
+        "1",
+        "--out",
+        str(out),
+        "--retry-errored",
+    )
     assert result.exit_code == 2
     assert "no run to retry" in result.stderr
 
@@ -300,19 +390,29 @@ def test_refuses_unverified_fixtures(project: Path) -> None:
     [
         (["--agent", "tests.sample_agents:echo"], "error: no --trials given"),
         (["--agent", "tests.sample_agents:echo", "-n", "0"], "error: --trials must be > 0, got 0\n"),
-        (["--agent", "tests.sample_agents:echo", "-n", "1", "--timeout", "0"],
-         "error: --timeout must be > 0, got 0.0\n"),
+        (
+            ["--agent", "tests.sample_agents:echo", "-n", "1", "--timeout", "0"],
+            "error: --timeout must be > 0, got 0.0\n",
+        ),
         (["-n", "1"], "error: no agent"),
         (["--agent", "x:y", "--agent-cmd", "z", "-n", "1"], "error: give --agent or --agent-cmd"),
-        (["--agent", "tests.sample_agents:echo", "-n", "1", "--classes", "typos"],
-         "error: unknown class 'typos' in --classes"),
-        (["--agent", "tests.sample_agents:echo", "-n", "1", "--tasks", "nope"],
-         "error: unknown task 'nope' in --tasks (expected ids from"),
-        (["--agent", "tests.sample_agents:nope", "-n", "1"],
-         "error: agent 'tests.sample_agents:nope': module 'tests.sample_agents' has no attribute"),
-        (["--agent", "tests.sample_agents:echo", "-n", "1", "--tier", "nightly"],
-         "error: no tier 'nightly' (expected one of: full, smoke, stress; define "
-         "[tool.perturb.tiers.nightly] in pyproject.toml or [tiers.nightly] in perturb.toml)\n"),
+        (
+            ["--agent", "tests.sample_agents:echo", "-n", "1", "--classes", "typos"],
+            "error: unknown class 'typos' in --classes",
+        ),
+        (
+            ["--agent", "tests.sample_agents:echo", "-n", "1", "--tasks", "nope"],
+            "error: unknown task 'nope' in --tasks (expected ids from",
+        ),
+        (
+            ["--agent", "tests.sample_agents:nope", "-n", "1"],
+            "error: agent 'tests.sample_agents:nope': module 'tests.sample_agents' has no attribute",
+        ),
+        (
+            ["--agent", "tests.sample_agents:echo", "-n", "1", "--tier", "nightly"],
+            "error: no tier 'nightly' (expected one of: full, smoke, stress; define "
+            "[tool.perturb.tiers.nightly] in pyproject.toml or [tiers.nightly] in perturb.toml)\n",
+        ),
     ],
 )
 def test_usage_errors_exit_2(project: Path, args: list[str], message: str) -> None:
@@ -324,34 +424,42 @@ def test_usage_errors_exit_2(project: Path, args: list[str], message: str) -> No
 
 def test_tier_from_pyproject_and_flags_override(project: Path) -> None:
     (project / "pyproject.toml").write_text(
-        "[tool.perturb.tiers.smoke]\ntasks = 1\ntrials = 2\nclasses = [\"canonical\", \"paraphrase\"]\n"
+        '[tool.perturb.tiers.smoke]\ntasks = 1\ntrials = 2\nclasses = ["canonical", "paraphrase"]\n'
         "[tool.perturb.tiers.full]\ntrials = 4\n"
     )
     fx = str(project / "fixtures" / "demo.jsonl")
     smoke = project / "runs" / "smoke"
-    assert invoke(fx, "--agent", "tests.sample_agents:echo", "--tier", "smoke",
-                  "--out", str(smoke)).exit_code == 0
+    assert (
+        invoke(fx, "--agent", "tests.sample_agents:echo", "--tier", "smoke", "--out", str(smoke)).exit_code
+        == 0
+    )
     rows = lines_of(smoke)
-    assert sorted({r["variant_id"].split("/c-")[0] for r in rows}) == [
-        "add/canonical", "add/paraphrase"
-    ]
+    assert sorted({r["variant_id"].split("/c-")[0] for r in rows}) == ["add/canonical", "add/paraphrase"]
     assert len(rows) == 4
     manifest = json.loads((smoke / "manifest.json").read_text())
     assert (manifest["tier"], manifest["task_ids"], manifest["trials"]) == ("smoke", ["add"], 2)
     override = project / "runs" / "override"
-    assert invoke(fx, "--agent", "tests.sample_agents:echo", "--tier", "full", "-n", "1",
-                  "--out", str(override)).exit_code == 0
+    assert (
+        invoke(
+            fx, "--agent", "tests.sample_agents:echo", "--tier", "full", "-n", "1", "--out", str(override)
+        ).exit_code
+        == 0
+    )
     assert len(lines_of(override)) == 5  # all entries, -n 1 beats the tier's 4
 
 
 def test_openai_agent_run_secrets_never_written(
-    project: Path, fake_openai, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+    project: Path,
+    fake_openai,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
 ) -> None:
     sentinel = "sk-SENTINEL-do-not-write-7f3a9c"
     monkeypatch.setenv("OPENAI_API_KEY", sentinel)
     srv = fake_openai(
-        script=[Reply(status=429, headers={"Retry-After": "0.05"}),
-                Reply(status=500, error_message=f"upstream saw key {sentinel}")],
+        script=[
+            Reply(status=429, headers={"Retry-After": "0.05"}),
+            Reply(status=500, error_message=f"upstream saw key {sentinel}"),
+        ],
         default=lambda body: (
             Reply(status=400, error_message=f"bad request from key {sentinel}")
             if "Capitl" in str(body)
@@ -361,17 +469,28 @@ def test_openai_agent_run_secrets_never_written(
     url = srv.base_url.replace("http://", f"http://user:{sentinel}@")
     fx = str(project / "fixtures" / "demo.jsonl")
     out = project / "runs" / "oa"
-    result = invoke(fx, "--agent", "openai:tiny", "-n", "2", "--out", str(out),
-                    "--base-url", url, "--temperature", "0", "--concurrency", "2")
+    result = invoke(
+        fx,
+        "--agent",
+        "openai:tiny",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+        "--base-url",
+        url,
+        "--temperature",
+        "0",
+        "--concurrency",
+        "2",
+    )
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
     assert Counter(r["outcome"] for r in rows) == {"passed": 8, "errored": 2}
     errored = [r for r in rows if r["outcome"] == "errored"]
     assert {r["perturbation"] for r in errored} == {"typo"}
     assert {r["error_kind"] for r in errored} == {"api"}
-    assert errored[0]["error"].startswith(
-        "model 'tiny': the server refused the request with HTTP 400"
-    )
+    assert errored[0]["error"].startswith("model 'tiny': the server refused the request with HTTP 400")
     assert "bad request from key ***" in errored[0]["error"]
     assert {r["usage"]["input_tokens"] for r in rows if r["usage"]} == {10}
     assert sum(r["trace"]["retries"] for r in rows if r["trace"]) == 2
@@ -382,24 +501,42 @@ def test_openai_agent_run_secrets_never_written(
     assert {b["temperature"] for b in srv.requests} == {0}
     # an agent that leaks the key into its output
     leak = project / "runs" / "leak"
-    assert invoke(fx, "--agent", "tests.sample_agents:leak_key", "-n", "1",
-                  "--out", str(leak)).exit_code == 0
+    assert invoke(fx, "--agent", "tests.sample_agents:leak_key", "-n", "1", "--out", str(leak)).exit_code == 0
     assert lines_of(leak)[0]["output"] == "my key is [REDACTED]"
     written = [p for p in (project / "runs").rglob("*") if p.is_file()]
-    assert sorted(p.name for p in written) == [".lock", ".lock", "manifest.json",
-                                               "manifest.json", "trials.jsonl", "trials.jsonl"]
+    assert sorted(p.name for p in written) == [
+        ".lock",
+        ".lock",
+        "manifest.json",
+        "manifest.json",
+        "trials.jsonl",
+        "trials.jsonl",
+    ]
     for path in written:
         assert sentinel not in path.read_text(), path
 
 
 def test_openai_auth_failure_stops_the_run(
-    project: Path, fake_openai, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+    project: Path,
+    fake_openai,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
 ) -> None:
     monkeypatch.setenv("OPENAI_API_KEY", "sk-wrong-key-123456")
     srv = fake_openai(default=lambda body: Reply(status=401, error_message="bad key"))
     out = project / "runs" / "auth"
-    result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent", "openai:tiny", "-n", "1",
-                    "--out", str(out), "--base-url", srv.base_url, "--concurrency", "1")
+    result = invoke(
+        str(project / "fixtures" / "demo.jsonl"),
+        "--agent",
+        "openai:tiny",
+        "-n",
+        "1",
+        "--out",
+        str(out),
+        "--base-url",
+        srv.base_url,
+        "--concurrency",
+        "1",
+    )
     assert result.exit_code == 2
     assert result.stderr.startswith(
         f"error: openai:tiny at {srv.base_url}: model 'tiny': the server refused the request "
@@ -410,32 +547,64 @@ def test_openai_auth_failure_stops_the_run(
 
 
 def test_llm_judge_run_records_judge(
-    tmp_path: Path, fake_openai, monkeypatch: pytest.MonkeyPatch  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+    fake_openai,
+    monkeypatch: pytest.MonkeyPatch,  # type: ignore[no-untyped-def]
 ) -> None:
-    from perturb.run.graders.judge import PROMPT_SHA256
+    from perturb.run.graders.llm_judge import PROMPT_SHA256
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-judge-key-123456")
-    tasks = [{"id": "poem", "prompt": "Write about the sea", "expected": None,
-              "grader": {"type": "llm_judge", "rubric": "mentions waves"}}]
+    tasks = [
+        {
+            "id": "poem",
+            "prompt": "Write about the sea",
+            "expected": None,
+            "grader": {"type": "llm_judge", "rubric": "mentions waves"},
+        }
+    ]
     fx = make_suite(tmp_path, tasks)
-    srv = fake_openai(default=lambda body: Reply(
-        content='{"pass": true, "reason": "waves"}'
-        if "WAVES" in body["messages"][0]["content"] else '{"pass": false, "reason": "no waves"}'
-    ))
+    srv = fake_openai(
+        default=lambda body: Reply(
+            content='{"pass": true, "reason": "waves"}'
+            if "WAVES" in body["messages"][0]["content"]
+            else '{"pass": false, "reason": "no waves"}'
+        )
+    )
     out = tmp_path / "runs" / "j"
-    result = invoke(str(fx), "--agent", "tests.sample_agents:prompt_only", "-n", "2",
-                    "--out", str(out), "--base-url", srv.base_url, "--judge-model", "judge-m")
+    result = invoke(
+        str(fx),
+        "--agent",
+        "tests.sample_agents:prompt_only",
+        "-n",
+        "2",
+        "--out",
+        str(out),
+        "--base-url",
+        srv.base_url,
+        "--judge-model",
+        "judge-m",
+    )
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
     assert [(r["outcome"], r["grader_note"]) for r in rows] == [("wrong", "no waves")] * 2
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["judge"] == {
-        "model": "judge-m", "models": ["judge-m"], "prompt_sha256": PROMPT_SHA256,
-        "base_url": srv.base_url, "temperature": 0,
+        "model": "judge-m",
+        "models": ["judge-m"],
+        "prompt_sha256": PROMPT_SHA256,
+        "base_url": srv.base_url,
+        "temperature": 0,
     }
     assert {b["model"] for b in srv.requests} == {"judge-m"}
-    missing = invoke(str(fx), "--agent", "tests.sample_agents:prompt_only", "-n", "1",
-                     "--out", str(tmp_path / "runs" / "j2"))
+    missing = invoke(
+        str(fx),
+        "--agent",
+        "tests.sample_agents:prompt_only",
+        "-n",
+        "1",
+        "--out",
+        str(tmp_path / "runs" / "j2"),
+    )
     assert missing.exit_code == 2
     assert "poem/canonical: grader: llm_judge grader: no judge configured" in missing.stderr
 
@@ -449,17 +618,21 @@ def test_progress_bar_renders_counts(project: Path) -> None:
 
     buffer = io.StringIO()
     console = Console(file=buffer, force_terminal=True, width=160, color_system=None)
-    summary = run(RunOptions(
-        fixtures=project / "fixtures" / "demo.jsonl", agent="tests.sample_agents:prompt_only",
-        trials=3, out=project / "runs" / "p", progress=True, progress_console=console,
-    ))
+    summary = run(
+        RunOptions(
+            fixtures=project / "fixtures" / "demo.jsonl",
+            agent="tests.sample_agents:prompt_only",
+            trials=3,
+            out=project / "runs" / "p",
+            progress=True,
+            progress_console=console,
+        )
+    )
     assert (summary.ran, summary.passed, summary.wrong, summary.errored) == (15, 0, 15, 0)
     rendered = [line for line in buffer.getvalue().splitlines() if "15/15" in line]
     assert rendered, buffer.getvalue()
     final = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", rendered[-1].split("\r")[-1])
-    assert re.fullmatch(
-        r"p ━+ 15/15 [0-9.]+/s ETA 0:00:00 0 passed 15 wrong 0 errored", final
-    ), final
+    assert re.fullmatch(r"p ━+ 15/15 [0-9.]+/s ETA 0:00:00 0 passed 15 wrong 0 errored", final), final
 
 
 def test_subprocess_agent_with_callable_grader_from_the_project(tmp_path: Path) -> None:
@@ -475,13 +648,13 @@ def test_subprocess_agent_with_callable_grader_from_the_project(tmp_path: Path) 
     tasks = [{"id": "echo", "prompt": "book a room", "expected": "room a book", "grader": grader}]
     fx = make_suite(tmp_path, tasks, [("echo", "reorder", "a room book please")])
     out = tmp_path / "runs" / "sp"
-    result = invoke(str(fx), "--agent-cmd", f"{sys.executable} {script}", "-n", "2",
-                    "--out", str(out))
+    result = invoke(str(fx), "--agent-cmd", f"{sys.executable} {script}", "-n", "2", "--out", str(out))
     assert result.exit_code == 0, result.output
     rows = lines_of(out)
     reorder_id = "echo/reorder/c-" + short_id(("demo", "echo", "reorder", "a room book please"))
     assert sorted((r["perturbation"], r["outcome"], r["grader_note"]) for r in rows) == [
-        ("canonical", "passed", None), ("canonical", "passed", None),
+        ("canonical", "passed", None),
+        ("canonical", "passed", None),
         ("reorder", "wrong", f"{reorder_id}: words differ"),
         ("reorder", "wrong", f"{reorder_id}: words differ"),
     ]
@@ -499,8 +672,15 @@ def test_second_writer_on_the_same_run_is_refused(project: Path) -> None:
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         os.write(fd, b"4242")
-        result = invoke(str(project / "fixtures" / "demo.jsonl"), "--agent",
-                        "tests.sample_agents:echo", "-n", "1", "--out", str(out))
+        result = invoke(
+            str(project / "fixtures" / "demo.jsonl"),
+            "--agent",
+            "tests.sample_agents:echo",
+            "-n",
+            "1",
+            "--out",
+            str(out),
+        )
     finally:
         os.close(fd)
     assert result.exit_code == 2
@@ -509,5 +689,15 @@ def test_second_writer_on_the_same_run_is_refused(project: Path) -> None:
         "writer per run directory; wait for it to finish or stop it)\n"
     )
     assert not (out / "trials.jsonl").exists()
-    assert invoke(str(project / "fixtures" / "demo.jsonl"), "--agent", "tests.sample_agents:echo",
-                  "-n", "1", "--out", str(out)).exit_code == 0
+    assert (
+        invoke(
+            str(project / "fixtures" / "demo.jsonl"),
+            "--agent",
+            "tests.sample_agents:echo",
+            "-n",
+            "1",
+            "--out",
+            str(out),
+        ).exit_code
+        == 0
+    )

@@ -17,14 +17,26 @@ from tests.run_helpers import make_suite
 
 N = 8
 TASKS = [
-    {"id": f"t{i}", "prompt": f"Repeat {i}", "expected": f"Repeat {i}", "grader": "exact"}
-    for i in range(5)
+    {"id": f"t{i}", "prompt": f"Repeat {i}", "expected": f"Repeat {i}", "grader": "exact"} for i in range(5)
 ]
 VARIANTS = [(f"t{i}", "paraphrase", f"Please repeat {i}") for i in range(5)]
 ENTRIES = 10
 COMMAND = [
-    sys.executable, "-m", "perturb", "run", "fixtures/demo.jsonl", "--agent", "slow_agent:agent",
-    "--trials", str(N), "--concurrency", "4", "--out", "runs/k", "--timeout", "30",
+    sys.executable,
+    "-m",
+    "perturb",
+    "run",
+    "fixtures/demo.jsonl",
+    "--agent",
+    "slow_agent:agent",
+    "--trials",
+    str(N),
+    "--concurrency",
+    "4",
+    "--out",
+    "runs/k",
+    "--timeout",
+    "30",
 ]
 
 
@@ -39,7 +51,10 @@ def start_and_kill(project: Path, at_least: int) -> int:
     trials = project / "runs" / "k" / "trials.jsonl"
     before = count_lines(trials)
     proc = subprocess.Popen(
-        COMMAND, cwd=project, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        COMMAND,
+        cwd=project,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
     )
     try:

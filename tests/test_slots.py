@@ -25,7 +25,7 @@ def kinds(text: str, slots: dict[str, str] | None = None) -> list[tuple[str, str
 def test_detects_every_kind_on_a_realistic_request() -> None:
     text = (
         "Hi, change booking BK-48213 to Friday, 3 May 2025 at 7:30pm. Fly me to New Delhi for "
-        "under £300 (or $410), email a.b@x.com, see https://ex.com/a?b=1. Ask for \"Ocean View\" "
+        'under £300 (or $410), email a.b@x.com, see https://ex.com/a?b=1. Ask for "Ocean View" '
         "and ref AB123, 2 adults, two kids. Call +44 20 7946 0958, SW1A 1AA, 15% off, order #4821."
     )
     assert kinds(text, {"day": "Friday"}) == [
@@ -55,13 +55,18 @@ def test_month_may_only_as_a_month() -> None:
 
 def test_times_do_not_swallow_the_sentence_end() -> None:
     assert kinds("Meet at 7:30pm. Then at 10 AM and 7 p.m. ok") == [
-        ("time", "7:30pm"), ("time", "10 AM"), ("time", "7 p.m."),
+        ("time", "7:30pm"),
+        ("time", "10 AM"),
+        ("time", "7 p.m."),
     ]
 
 
 def test_relative_dates_weekdays_lowercase_and_number_words() -> None:
     assert kinds("deliver tomorrow or on friday, Two boxes, ONE bag") == [
-        ("date", "tomorrow"), ("weekday", "friday"), ("number", "Two"), ("number", "ONE"),
+        ("date", "tomorrow"),
+        ("weekday", "friday"),
+        ("number", "Two"),
+        ("number", "ONE"),
     ]
 
 

@@ -46,29 +46,45 @@ def test_good_file_loads(tmp_path: Path) -> None:
     [
         ({**GOOD, "prompt": ""}, "1: prompt: prompt is empty (expected the user's request)"),
         ({**GOOD, "prompt": "  \n"}, "1: prompt: prompt is blank (expected the user's request)"),
-        ({**GOOD, "grader": "fuzzy"},
-         "1: grader.type: unknown grader 'fuzzy' (expected one of: exact, normalized, contains, "
-         "regex, json_subset, numeric, callable, llm_judge)"),
-        ({**GOOD, "grader": "regex", "expected": "(unclosed"},
-         "1: expected: bad regex '(unclosed': missing ), unterminated subpattern at position 0 "
-         "(expected a Python regex)"),
+        (
+            {**GOOD, "grader": "fuzzy"},
+            "1: grader.type: unknown grader 'fuzzy' (expected one of: exact, normalized, contains, "
+            "regex, json_subset, numeric, callable, llm_judge)",
+        ),
+        (
+            {**GOOD, "grader": "regex", "expected": "(unclosed"},
+            "1: expected: bad regex '(unclosed': missing ), unterminated subpattern at position 0 "
+            "(expected a Python regex)",
+        ),
         ({**GOOD, "weight": 0}, "1: weight: weight must be > 0, got 0 (expected a positive number)"),
-        ({**GOOD, "slots": {"day": "Monday"}},
-         "1: slots: slot 'day' value 'Monday' does not occur in the prompt "
-         "(expected a value copied verbatim from the prompt)"),
-        ({k: v for k, v in GOOD.items() if k != "expected"},
-         "1: expected: missing (expected this field on every task)"),
-        ({**GOOD, "id": "has space"},
-         "1: id: invalid id 'has space' (expected letters, digits and _ . : -, starting with a "
-         "letter or digit, at most 128 characters)"),
-        ({**GOOD, "colour": 1},
-         "1: colour: unknown field (expected only: id, prompt, expected, grader, weight, slots, "
-         "tags, metadata)"),
-        ({**GOOD, "grader": {"type": "numeric", "tolerance": 0.1}, "expected": "x"},
-         "1: expected: a numeric grader needs a number, got 'x'"),
-        ({**GOOD, "grader": {"type": "callable", "function": "nope"}},
-         "1: grader: a callable grader needs function as 'module:function' "
-         "(for example 'graders_mod:check')"),
+        (
+            {**GOOD, "slots": {"day": "Monday"}},
+            "1: slots: slot 'day' value 'Monday' does not occur in the prompt "
+            "(expected a value copied verbatim from the prompt)",
+        ),
+        (
+            {k: v for k, v in GOOD.items() if k != "expected"},
+            "1: expected: missing (expected this field on every task)",
+        ),
+        (
+            {**GOOD, "id": "has space"},
+            "1: id: invalid id 'has space' (expected letters, digits and _ . : -, starting with a "
+            "letter or digit, at most 128 characters)",
+        ),
+        (
+            {**GOOD, "colour": 1},
+            "1: colour: unknown field (expected only: id, prompt, expected, grader, weight, slots, "
+            "tags, metadata)",
+        ),
+        (
+            {**GOOD, "grader": {"type": "numeric", "tolerance": 0.1}, "expected": "x"},
+            "1: expected: a numeric grader needs a number, got 'x'",
+        ),
+        (
+            {**GOOD, "grader": {"type": "callable", "function": "nope"}},
+            "1: grader: a callable grader needs function as 'module:function' "
+            "(for example 'graders_mod:check')",
+        ),
     ],
 )
 def test_each_bad_task_has_an_exact_message(tmp_path: Path, line: object, message: str) -> None:
@@ -77,9 +93,7 @@ def test_each_bad_task_has_an_exact_message(tmp_path: Path, line: object, messag
 
 def test_duplicate_ids_name_the_first_line(tmp_path: Path) -> None:
     p = write(tmp_path, [GOOD, {**GOOD, "prompt": "other"}])
-    assert problems(p) == [
-        "2: id: duplicate id 't1' (first on line 1; expected ids unique in the suite)"
-    ]
+    assert problems(p) == ["2: id: duplicate id 't1' (first on line 1; expected ids unique in the suite)"]
 
 
 def test_non_utf8_truncated_and_empty(tmp_path: Path) -> None:
@@ -96,8 +110,7 @@ def test_non_utf8_truncated_and_empty(tmp_path: Path) -> None:
 
 
 def test_every_problem_is_reported_not_just_the_first(tmp_path: Path) -> None:
-    p = write(tmp_path, [{**GOOD, "prompt": ""}, {**GOOD, "id": "t2"}, {**GOOD, "id": "t3",
-                                                                       "grader": "x"}])
+    p = write(tmp_path, [{**GOOD, "prompt": ""}, {**GOOD, "id": "t2"}, {**GOOD, "id": "t3", "grader": "x"}])
     assert [x.split(":")[0] for x in problems(p)] == ["1", "3"]
 
 

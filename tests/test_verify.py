@@ -49,9 +49,7 @@ def messages(fx: Path) -> list[str]:
 
 def test_untouched_fixtures_pass(fx: Path) -> None:
     report = verify(fx)
-    assert report.ok and report.summary() == (
-        f"{fx}: ok: 2 canonical + 3 variants, lock matches"
-    )
+    assert report.ok and report.summary() == (f"{fx}: ok: 2 canonical + 3 variants, lock matches")
     lock = assert_verified(fx)
     assert isinstance(lock, Lock) and len(lock.entries) == 5
 
@@ -72,8 +70,13 @@ def test_modified(fx: Path) -> None:
 def test_unlisted(fx: Path) -> None:
     lines = lines_of(fx)
     e = entry(fx, 1)
-    extra = e.model_copy(update={"id": "book-01/paraphrase/c-ffffffffffff",
-                                 "candidate_id": "c-ffffffffffff", "prompt": "Book it."})
+    extra = e.model_copy(
+        update={
+            "id": "book-01/paraphrase/c-ffffffffffff",
+            "candidate_id": "c-ffffffffffff",
+            "prompt": "Book it.",
+        }
+    )
     lines.insert(2, render_fixture_line(extra))
     fx.write_bytes(b"".join(lines))
     assert messages(fx) == [
@@ -105,8 +108,7 @@ def write_tasks(fx: Path, tasks: list[dict]) -> Path:
 def test_stale_changed_removed_added(fx: Path) -> None:
     old = [Task.model_validate(t) for t in TASKS]
     changed = dict(TASKS[0], prompt="Book a flight from Paris to Rome on Friday, please.")
-    added = {"id": "car-03", "prompt": "Rent a car in Nice.", "expected": "Nice",
-             "grader": "contains"}
+    added = {"id": "car-03", "prompt": "Rent a car in Nice.", "expected": "Nice", "grader": "contains"}
     tasks = write_tasks(fx, [changed, added])
     new_hash = task_hash(Task.model_validate(changed))
     redo = (
@@ -160,8 +162,7 @@ def test_exit_codes_and_output_of_the_cli(fx: Path) -> None:
     assert bad.exit_code == 1
     assert bad.stdout.startswith(f"{fx.with_name('travel.lock.json')}: MISSING ")
     assert bad.stderr == (
-        f"error: {fx}: 1 problem (1 MISSING); the fixtures do not match "
-        f"{fx.with_name('travel.lock.json')}\n"
+        f"error: {fx}: 1 problem (1 MISSING); the fixtures do not match {fx.with_name('travel.lock.json')}\n"
     )
     js = runner.invoke(app, ["verify", "--json", "--root", str(root)])
     assert js.exit_code == 1
@@ -182,14 +183,17 @@ def load_fixtures_ids_from_lock(fx: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("tamper", "expected"),
     [
-        (lambda ls: ls[:1] + [b'{"id": "x",\n'] + ls[1:],
-         ":2: invalid JSON: Expecting property name enclosed in double quotes at column 12 "
-         "(expected one fixture entry per line; restore the file from git or run `perturb "
-         "freeze`)"),
-        (lambda ls: ls[:2] + [ls[2].replace(b'"prompt":', b'"text":')] + ls[3:],
-         ":3: prompt: missing (expected this field) (and 1 more problem)"),
-        (lambda ls: [b"[1, 2]\n"] + ls,
-         ":1: expected a JSON object (a fixture entry)"),
+        (
+            lambda ls: ls[:1] + [b'{"id": "x",\n'] + ls[1:],
+            ":2: invalid JSON: Expecting property name enclosed in double quotes at column 12 "
+            "(expected one fixture entry per line; restore the file from git or run `perturb "
+            "freeze`)",
+        ),
+        (
+            lambda ls: ls[:2] + [ls[2].replace(b'"prompt":', b'"text":')] + ls[3:],
+            ":3: prompt: missing (expected this field) (and 1 more problem)",
+        ),
+        (lambda ls: [b"[1, 2]\n"] + ls, ":1: expected a JSON object (a fixture entry)"),
     ],
 )
 def test_malformed_fixture_files_exit_2_with_file_line(fx: Path, tamper, expected: str) -> None:
@@ -233,7 +237,8 @@ def test_assert_verified_raises_with_every_problem(fx: Path) -> None:
         assert_verified(fx)
     assert exc.value.exit_code == 1
     assert [line.split(": ")[1].split()[0] for line in exc.value.lines] == [
-        "MISSING", "NONCANONICAL",
+        "MISSING",
+        "NONCANONICAL",
     ]
     assert exc.value.summary == (
         f"{fx}: 2 problems (1 MISSING, 1 NONCANONICAL); the fixtures do not match "
@@ -243,7 +248,11 @@ def test_assert_verified_raises_with_every_problem(fx: Path) -> None:
 
 def test_load_fixtures_reports_file_line(fx: Path) -> None:
     assert [e.perturbation for e in load_fixtures(fx)] == [
-        "canonical", "paraphrase", "typo", "canonical", "distractor",
+        "canonical",
+        "paraphrase",
+        "typo",
+        "canonical",
+        "distractor",
     ]
     lines = lines_of(fx)
     fx.write_bytes(lines[0] + lines[0])
@@ -258,7 +267,8 @@ def test_load_fixtures_reports_file_line(fx: Path) -> None:
 def snapshot(root: Path) -> dict[str, tuple[bytes, int]]:
     return {
         str(p.relative_to(root)): (p.read_bytes(), p.stat().st_mtime_ns)
-        for p in sorted(root.rglob("*")) if p.is_file()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
     }
 
 

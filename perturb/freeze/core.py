@@ -115,9 +115,18 @@ def build(root: Path, suite: str) -> tuple[list[FixtureEntry], Lock, dict[str, i
     canon: dict[str, FixtureEntry] = {}
     for t in tasks:
         canon[t.id] = FixtureEntry(
-            id=f"{t.id}/{CANONICAL}", task_id=t.id, perturbation="canonical", prompt=t.prompt,
-            level=None, epsilon=0.0, expected=t.expected, grader=t.grader, weight=t.weight,
-            slots=dict(t.slots), metadata=dict(t.metadata), candidate_id=None,
+            id=f"{t.id}/{CANONICAL}",
+            task_id=t.id,
+            perturbation="canonical",
+            prompt=t.prompt,
+            level=None,
+            epsilon=0.0,
+            expected=t.expected,
+            grader=t.grader,
+            weight=t.weight,
+            slots=dict(t.slots),
+            metadata=dict(t.metadata),
+            candidate_id=None,
         )
     counts = {"accepted": 0, "edited": 0, "rejected": 0, "skipped": 0, "undecided": 0}
     chosen: list[tuple[Candidate, Decision]] = []
@@ -146,19 +155,29 @@ def build(root: Path, suite: str) -> tuple[list[FixtureEntry], Lock, dict[str, i
         entry = _variant_entry(cand, d, canon[cand.task_id])
         entries.append(entry)
         lock_entries[entry.id] = LockEntry(
-            id=entry.id, sha256="", task_id=cand.task_id, perturbation=cand.perturbation,
+            id=entry.id,
+            sha256="",
+            task_id=cand.task_id,
+            perturbation=cand.perturbation,
             provenance=cand.generator,
             decision=LockDecision(
                 action="edited" if d.action == "edit" else "accepted",
-                reviewer=d.reviewer, at=d.at, mode=d.mode, note=d.reason,
-                origin_text=cand.text if d.action == "edit" else None, sample=d.sample,
+                reviewer=d.reviewer,
+                at=d.at,
+                mode=d.mode,
+                note=d.reason,
+                origin_text=cand.text if d.action == "edit" else None,
+                sample=d.sample,
             ),
         )
     entries.sort(key=fixture_sort_key)
     final_entries: list[LockEntry] = []
     for entry in entries:
         base = lock_entries.get(entry.id) or LockEntry(
-            id=entry.id, sha256="", task_id=entry.task_id, perturbation="canonical",
+            id=entry.id,
+            sha256="",
+            task_id=entry.task_id,
+            perturbation="canonical",
         )
         final_entries.append(base.model_copy(update={"sha256": content_hash(entry)}))
     lock = Lock(
@@ -229,13 +248,20 @@ def freeze(root: Path, suite: str | None = None) -> FreezeResult:
     paths = SuitePaths(root, name)
     lock_ctx: contextlib.AbstractContextManager[object] = (
         ReviewLock(paths.review_lock, name, "perturb freeze")
-        if paths.review_dir.is_dir() else contextlib.nullcontext()
+        if paths.review_dir.is_dir()
+        else contextlib.nullcontext()
     )
     with lock_ctx:
         entries, lock, counts = build(root, name)
         changed = write_pair(paths.fixtures, render_fixtures(entries), paths.lock, render_lock(lock))
     return FreezeResult(
-        fixtures_path=paths.fixtures, lock_path=paths.lock, n_canonical=counts["canonical"],
-        n_accepted=counts["accepted"], n_edited=counts["edited"], n_rejected=counts["rejected"],
-        n_skipped=counts["skipped"], n_undecided=counts["undecided"], unchanged=not changed,
+        fixtures_path=paths.fixtures,
+        lock_path=paths.lock,
+        n_canonical=counts["canonical"],
+        n_accepted=counts["accepted"],
+        n_edited=counts["edited"],
+        n_rejected=counts["rejected"],
+        n_skipped=counts["skipped"],
+        n_undecided=counts["undecided"],
+        unchanged=not changed,
     )

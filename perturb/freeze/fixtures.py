@@ -2,7 +2,7 @@
 
 ``fixtures/<suite>.jsonl`` holds one :class:`~perturb.records.FixtureEntry` per line, each line
 exactly ``canonical_json(entry.model_dump(mode="json"))`` followed by ``\\n``, sorted by task
-id, then canonical first, then the class order of ``PERTURBATION_CLASSES``, then entry id.
+id, then canonical first, then the registry's class order, then entry id.
 ``fixtures/<suite>.lock.json`` is the :class:`~perturb.records.Lock` as 2-space indented JSON.
 Both renderings are pure functions of the records, so freezing twice gives the same bytes.
 """
@@ -16,13 +16,13 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from perturb.errors import InputError, UsageError
+from perturb.generate.perturbations import kind_rank
 from perturb.io.hashing import canonical_json
 from perturb.io.jsonl import iter_jsonl_lines, read_json, validate_record
-from perturb.records import CANONICAL, PERTURBATION_CLASSES, FixtureEntry, Lock
+from perturb.records import FixtureEntry, Lock
 
 M = TypeVar("M", bound=BaseModel)
 
-KIND_ORDER: dict[str, int] = {CANONICAL: 0, **{c: i + 1 for i, c in enumerate(PERTURBATION_CLASSES)}}
 """Sort rank of a variant kind: canonical first, then the classes in report order."""
 
 
@@ -104,7 +104,7 @@ def find_suite(root: Path, suite: str | None, where: str) -> str:
 
 def fixture_sort_key(entry: FixtureEntry) -> tuple[str, int, str]:
     """Fixture order: task id, canonical first, class order, entry id."""
-    return (entry.task_id, KIND_ORDER.get(entry.perturbation, len(KIND_ORDER)), entry.id)
+    return (entry.task_id, kind_rank(entry.perturbation), entry.id)
 
 
 def render_fixture_line(entry: FixtureEntry) -> bytes:
@@ -137,8 +137,11 @@ def load_fixtures(fixtures_path: Path | str) -> list[FixtureEntry]:
         entry = validate_record(FixtureEntry, item, path, line)
         if entry.id in seen:
             raise InputError(
-                str(path), f"duplicate id {entry.id!r} (first on line {seen[entry.id]}; expected "
-                "each entry once; run `perturb freeze` to rewrite the file)", line=line, field="id",
+                str(path),
+                f"duplicate id {entry.id!r} (first on line {seen[entry.id]}; expected "
+                "each entry once; run `perturb freeze` to rewrite the file)",
+                line=line,
+                field="id",
             )
         seen[entry.id] = line
         out.append(entry)
@@ -156,8 +159,10 @@ def load_lock(lock_path: Path | str) -> Lock:
     for i, entry in enumerate(lock.entries):
         if entry.id in seen:
             raise InputError(
-                str(path), f"duplicate entry id {entry.id!r} (expected each id once; "
-                "run `perturb freeze` to rewrite the lock)", field=f"entries.{i}.id",
+                str(path),
+                f"duplicate entry id {entry.id!r} (expected each id once; "
+                "run `perturb freeze` to rewrite the lock)",
+                field=f"entries.{i}.id",
             )
         seen.add(entry.id)
     return lock

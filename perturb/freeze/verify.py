@@ -51,8 +51,13 @@ class Problem:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "kind": self.kind, "file": self.file, "line": self.line, "id": self.id,
-            "expected": self.expected, "got": self.got, "message": self.message,
+            "kind": self.kind,
+            "file": self.file,
+            "line": self.line,
+            "id": self.id,
+            "expected": self.expected,
+            "got": self.got,
+            "message": self.message,
         }
 
 
@@ -91,8 +96,12 @@ class VerifyReport:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "fixtures": str(self.fixtures_path), "lock": str(self.lock_path), "suite": self.suite,
-            "ok": self.ok, "canonical": self.n_canonical, "variants": self.n_variants,
+            "fixtures": str(self.fixtures_path),
+            "lock": str(self.lock_path),
+            "suite": self.suite,
+            "ok": self.ok,
+            "canonical": self.n_canonical,
+            "variants": self.n_variants,
             "problems": [p.to_json() for p in self.problems],
         }
 
@@ -125,8 +134,10 @@ def _parse_lines(path: Path, data: bytes) -> tuple[list[_Line], list[tuple[int, 
             raise InputError(str(path), "not valid UTF-8 (expected UTF-8 JSON)", line=number) from None
         except json.JSONDecodeError as exc:
             raise InputError(
-                str(path), f"invalid JSON: {exc.msg} at column {exc.colno} (expected one fixture "
-                "entry per line; restore the file from git or run `perturb freeze`)", line=number,
+                str(path),
+                f"invalid JSON: {exc.msg} at column {exc.colno} (expected one fixture "
+                "entry per line; restore the file from git or run `perturb freeze`)",
+                line=number,
             ) from None
         if not isinstance(obj, dict):
             raise InputError(str(path), "expected a JSON object (a fixture entry)", line=number)
@@ -134,9 +145,7 @@ def _parse_lines(path: Path, data: bytes) -> tuple[list[_Line], list[tuple[int, 
     return out, layout
 
 
-def _integrity(
-    fx: str, lockname: str, suite: str, lines: list[_Line], lock: Lock
-) -> list[Problem]:
+def _integrity(fx: str, lockname: str, suite: str, lines: list[_Line], lock: Lock) -> list[Problem]:
     """MODIFIED / UNLISTED / MISSING of the fixture lines against one lock."""
     problems: list[Problem] = []
     freeze_cmd = f"`perturb freeze {suite}`"
@@ -150,25 +159,48 @@ def _integrity(
         locked = listed.get(e.id)
         got = content_hash(e)
         if locked is None:
-            problems.append(Problem(
-                "UNLISTED", fx, f"{fx}:{ln.number}: UNLISTED {e.id}: not in {lockname} (a line "
-                f"added by hand or a lock from another freeze; delete the line, or run {freeze_cmd}"
-                " to rebuild both files from the review journal)", e.id, ln.number, None, got,
-            ))
+            problems.append(
+                Problem(
+                    "UNLISTED",
+                    fx,
+                    f"{fx}:{ln.number}: UNLISTED {e.id}: not in {lockname} (a line "
+                    f"added by hand or a lock from another freeze; delete the line, or run {freeze_cmd}"
+                    " to rebuild both files from the review journal)",
+                    e.id,
+                    ln.number,
+                    None,
+                    got,
+                )
+            )
         elif locked.sha256 != got:
-            problems.append(Problem(
-                "MODIFIED", fx, f"{fx}:{ln.number}: MODIFIED {e.id}: expected {locked.sha256}, "
-                f"got {got} (the line changed after freeze; restore it from git, or run "
-                f"{freeze_cmd} to rewrite it from the review journal)",
-                e.id, ln.number, locked.sha256, got,
-            ))
+            problems.append(
+                Problem(
+                    "MODIFIED",
+                    fx,
+                    f"{fx}:{ln.number}: MODIFIED {e.id}: expected {locked.sha256}, "
+                    f"got {got} (the line changed after freeze; restore it from git, or run "
+                    f"{freeze_cmd} to rewrite it from the review journal)",
+                    e.id,
+                    ln.number,
+                    locked.sha256,
+                    got,
+                )
+            )
     for entry in lock.entries:
         if entry.id not in seen:
-            problems.append(Problem(
-                "MISSING", lockname, f"{lockname}: MISSING {entry.id}: listed in the lock but "
-                f"absent from {fx} (restore the line from git, or run {freeze_cmd} to rewrite "
-                "both files)", entry.id, None, entry.sha256, None,
-            ))
+            problems.append(
+                Problem(
+                    "MISSING",
+                    lockname,
+                    f"{lockname}: MISSING {entry.id}: listed in the lock but "
+                    f"absent from {fx} (restore the line from git, or run {freeze_cmd} to rewrite "
+                    "both files)",
+                    entry.id,
+                    None,
+                    entry.sha256,
+                    None,
+                )
+            )
     return problems
 
 
@@ -177,9 +209,18 @@ def _layout(fx: str, suite: str, lines: list[_Line], blanks: list[tuple[int, str
     fix = f"run `perturb freeze {suite}` to rewrite the file in the stable rendering"
     found: list[tuple[int, Problem]] = []
     for number, why in blanks:
-        found.append((number, Problem(
-            "NONCANONICAL", fx, f"{fx}:{number}: NONCANONICAL: {why} ({fix})", None, number,
-        )))
+        found.append(
+            (
+                number,
+                Problem(
+                    "NONCANONICAL",
+                    fx,
+                    f"{fx}:{number}: NONCANONICAL: {why} ({fix})",
+                    None,
+                    number,
+                ),
+            )
+        )
     first: dict[str, int] = {}
     prev: FixtureEntry | None = None
     for ln in lines:
@@ -198,10 +239,18 @@ def _layout(fx: str, suite: str, lines: list[_Line], blanks: list[tuple[int, str
             reasons.append(f"out of order (expected before {prev.id})")
         prev = e
         for why in reasons:
-            found.append((ln.number, Problem(
-                "NONCANONICAL", fx, f"{fx}:{ln.number}: NONCANONICAL {e.id}: {why} ({fix})",
-                e.id, ln.number,
-            )))
+            found.append(
+                (
+                    ln.number,
+                    Problem(
+                        "NONCANONICAL",
+                        fx,
+                        f"{fx}:{ln.number}: NONCANONICAL {e.id}: {why} ({fix})",
+                        e.id,
+                        ln.number,
+                    ),
+                )
+            )
     found.sort(key=lambda item: item[0])
     return [p for _, p in found]
 
@@ -221,30 +270,51 @@ def _stale(lock: Lock, tasks_path: Path, suite: str, lines: list[_Line]) -> list
         n = per_task[task_id]
         deps = f"its canonical prompt and {n} variant{'s' if n != 1 else ''} are stale"
         if task is None:
-            problems.append(Problem(
-                "STALE", tp, f"{tp}: STALE {task_id}: the task was removed from {tp} since "
-                f"freeze; {deps} (run `perturb freeze {suite}` to drop them, or restore the task)",
-                task_id, None, expected, None,
-            ))
+            problems.append(
+                Problem(
+                    "STALE",
+                    tp,
+                    f"{tp}: STALE {task_id}: the task was removed from {tp} since "
+                    f"freeze; {deps} (run `perturb freeze {suite}` to drop them, or restore the task)",
+                    task_id,
+                    None,
+                    expected,
+                    None,
+                )
+            )
             continue
         got = task_hash(task)
         if got != expected:
             line = suite_tasks.lines.get(task_id)
-            problems.append(Problem(
-                "STALE", tp, f"{tp}:{line}: STALE {task_id}: the canonical task changed since "
-                f"freeze (lock {expected}, now {got}); {deps} "
-                f"({redo if n else f'run `perturb freeze {suite}` to record it'})",
-                task_id, line, expected, got,
-            ))
+            problems.append(
+                Problem(
+                    "STALE",
+                    tp,
+                    f"{tp}:{line}: STALE {task_id}: the canonical task changed since "
+                    f"freeze (lock {expected}, now {got}); {deps} "
+                    f"({redo if n else f'run `perturb freeze {suite}` to record it'})",
+                    task_id,
+                    line,
+                    expected,
+                    got,
+                )
+            )
     for task in suite_tasks.tasks:
         if task.id not in lock.tasks:
             line = suite_tasks.lines.get(task.id)
-            problems.append(Problem(
-                "STALE", tp, f"{tp}:{line}: STALE {task.id}: the task was added since freeze "
-                f"and has no fixtures (run `perturb freeze {suite}` to add its canonical prompt; "
-                "`perturb generate` and a review give it variants)", task.id, line, None,
-                task_hash(task),
-            ))
+            problems.append(
+                Problem(
+                    "STALE",
+                    tp,
+                    f"{tp}:{line}: STALE {task.id}: the task was added since freeze "
+                    f"and has no fixtures (run `perturb freeze {suite}` to add its canonical prompt; "
+                    "`perturb generate` and a review give it variants)",
+                    task.id,
+                    line,
+                    None,
+                    task_hash(task),
+                )
+            )
     return problems
 
 
@@ -252,8 +322,9 @@ def _tasks_path(fixtures_path: Path, lock: Lock, lock_path: Path) -> Path:
     rel = Path(lock.tasks_file)
     if rel.is_absolute() or ".." in rel.parts:
         raise InputError(
-            str(lock_path), f"{lock.tasks_file!r} is not a path inside the project (expected "
-            "e.g. 'tasks/<suite>.jsonl')", field="tasks_file",
+            str(lock_path),
+            f"{lock.tasks_file!r} is not a path inside the project (expected e.g. 'tasks/<suite>.jsonl')",
+            field="tasks_file",
         )
     return fixtures_path.parent.parent / rel
 
@@ -279,23 +350,30 @@ def verify(fixtures_path: Path | str) -> VerifyReport:
             pending_lock = None  # cut off before the renames began: the old files are intact
     if not lock_path.exists() and pending_lock is None:
         raise InputError(
-            lockname, "no such file (expected the lock `perturb freeze` writes next to the "
+            lockname,
+            "no such file (expected the lock `perturb freeze` writes next to the "
             f"fixtures; run `perturb freeze {suite}`)",
         )
     lock = load_lock(lock_path) if lock_path.exists() or pending_lock is None else None
     if lock is not None and lock.suite != suite:
         raise InputError(
-            lockname, f"lock of suite {lock.suite!r} next to fixtures of suite {suite!r} "
-            f"(expected {suite!r}; run `perturb freeze {suite}`)", field="suite",
+            lockname,
+            f"lock of suite {lock.suite!r} next to fixtures of suite {suite!r} "
+            f"(expected {suite!r}; run `perturb freeze {suite}`)",
+            field="suite",
         )
     integrity = _integrity(fx, lockname, suite, lines, lock) if lock is not None else None
     if (integrity is None or integrity) and pending_lock is not None:
         if not _integrity(fx, str(pending), suite, lines, pending_lock):
-            report.problems.append(Problem(
-                "INCOMPLETE", lockname, f"{lockname}: INCOMPLETE: a freeze was interrupted after "
-                f"writing {fx} and before renaming {pending} into place (run `perturb freeze "
-                f"{suite}` again to finish it)",
-            ))
+            report.problems.append(
+                Problem(
+                    "INCOMPLETE",
+                    lockname,
+                    f"{lockname}: INCOMPLETE: a freeze was interrupted after "
+                    f"writing {fx} and before renaming {pending} into place (run `perturb freeze "
+                    f"{suite}` again to finish it)",
+                )
+            )
             lock, integrity = pending_lock, []
     if lock is None or integrity is None:
         lock = load_lock(lock_path)  # raises the missing-file error

@@ -30,12 +30,18 @@ from typing import TYPE_CHECKING, Any
 from perturb._version import __version__
 from perturb.errors import UsageError
 from perturb.generate.input import live_decisions, parse_classes, parse_intensity, project_root
-from perturb.generate.perturbations import REGISTRY, SkipGeneration, TaskContext, prepare
+from perturb.generate.perturbations import (
+    CLASSES,
+    SkipGeneration,
+    TaskContext,
+    class_names,
+    kind_rank,
+    prepare,
+)
 from perturb.generate.screen import duplicate_flag, screen_text
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import read_bytes, read_records, write_json_atomic, write_jsonl_atomic
 from perturb.records import (
-    PERTURBATION_CLASSES,
     Candidate,
     GenerationSkip,
     Provenance,
@@ -63,14 +69,12 @@ __all__ = [
     "rng_for",
 ]
 
-_CLASS_ORDER = {name: i for i, name in enumerate(PERTURBATION_CLASSES)}
-
 
 @dataclass
 class GenerateOptions:
     """What to generate. ``levels`` maps each class to its requested ε levels."""
 
-    classes: tuple[str, ...] = PERTURBATION_CLASSES
+    classes: tuple[str, ...] = field(default_factory=class_names)
     levels: dict[str, tuple[float, ...]] = field(default_factory=dict)
     per_class: int = 2
     seed: int = 0
@@ -130,7 +134,7 @@ def _rules_for_task(
     task = ctx.task
     prov = Provenance(kind="rules", perturb_version=__version__, seed=options.seed)
     for cls in options.classes:
-        spec = REGISTRY[cls]
+        spec = CLASSES.get(cls)
         for level in options.levels[cls]:
             for index in range(options.per_class):
                 chosen = None
@@ -150,16 +154,25 @@ def _rules_for_task(
                     if screen.passed:
                         break
                 if reason is not None:
-                    skips.append(GenerationSkip(
-                        task_id=task.id, perturbation=cls, level=level, reason=reason,  # type: ignore[arg-type]
-                    ))
+                    skips.append(
+                        GenerationSkip(
+                            task_id=task.id,
+                            perturbation=cls,
+                            level=level,
+                            reason=reason,
+                        )
+                    )
                     break
                 if chosen is None:
-                    skips.append(GenerationSkip(
-                        task_id=task.id, perturbation=cls, level=level,  # type: ignore[arg-type]
-                        reason=f"no new variant for index {index} after {MAX_ATTEMPTS} attempts "
-                        "(each was a duplicate, rejected in review, or the canonical prompt)",
-                    ))
+                    skips.append(
+                        GenerationSkip(
+                            task_id=task.id,
+                            perturbation=cls,
+                            level=level,
+                            reason=f"no new variant for index {index} after {MAX_ATTEMPTS} attempts "
+                            "(each was a duplicate, rejected in review, or the canonical prompt)",
+                        )
+                    )
                     continue
                 variant, screen = chosen
                 produced.add(variant.text)
@@ -193,15 +206,21 @@ async def _llm_all(
                         if variant.text in rejected.get(ctx.task.id, set()):
                             continue
                         prov = Provenance(
-                            kind="llm", perturb_version=__version__, seed=options.seed,
-                            model=result.model, temperature=settings.temperature,
+                            kind="llm",
+                            perturb_version=__version__,
+                            seed=options.seed,
+                            model=result.model,
+                            temperature=settings.temperature,
                             system_fingerprint=result.system_fingerprint,
-                            template_sha256=template(cls).sha256, retries=result.retries,
+                            template_sha256=template(cls).sha256,
+                            retries=result.retries,
                         )
                         details = variant_details(ctx, cls, variant, result.fixed)
                         return _Draft(ctx.task.id, cls, level, index, variant.text, details, prov)
                 return GenerationSkip(
-                    task_id=ctx.task.id, perturbation=cls, level=level,  # type: ignore[arg-type]
+                    task_id=ctx.task.id,
+                    perturbation=cls,
+                    level=level,
                     reason=f"the model proposed only texts rejected in review for index {index} "
                     f"({MAX_ATTEMPTS} attempts)",
                 )
@@ -232,8 +251,12 @@ def _progress(total: int, enabled: bool, label: str) -> Iterator[Any]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
     progress = Progress(
-        TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-        console=Console(stderr=True), transient=False,
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
     )
     with progress:
         bar = progress.add_task(label, total=total)
@@ -246,7 +269,7 @@ def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult
     suite = load_tasks(path)
     for cls in options.classes:
         if cls not in options.levels:
-            options.levels[cls] = (REGISTRY[cls].default_level,)
+            options.levels[cls] = (CLASSES.get(cls).default_level,)
     if options.per_class < 1:
         raise UsageError(f"--per-class must be at least 1, got {options.per_class}")
     if options.generator not in ("rules", "llm"):
@@ -304,13 +327,20 @@ def _generate_locked(
 
 
 def _sort_key(task_id: str, cls: str, level: float, index: int, cid: str) -> tuple[Any, ...]:
-    return (task_id, _CLASS_ORDER[cls], level, index, cid)
+    return (task_id, kind_rank(cls), level, index, cid)
 
 
 def _write(
-    suite: str, path: Path, review_dir: Path, contexts: list[TaskContext], options: GenerateOptions,
-    drafts: list[_Draft], skips: list[GenerationSkip], existing: list[Candidate],
-    old_skips: list[GenerationSkip], decided: dict[str, str],
+    suite: str,
+    path: Path,
+    review_dir: Path,
+    contexts: list[TaskContext],
+    options: GenerateOptions,
+    drafts: list[_Draft],
+    skips: list[GenerationSkip],
+    existing: list[Candidate],
+    old_skips: list[GenerationSkip],
+    decided: dict[str, str],
 ) -> GenerateResult:
     by_id = {c.task.id: c.task for c in contexts}
     by_ctx = {c.task.id: c for c in contexts}
@@ -334,33 +364,58 @@ def _write(
         else:  # screened while generating: only the duplicate check is left
             dup = duplicate_flag(d.text, others)
             screen = d.screen if dup is None else Screen(passed=False, flags=[*d.screen.flags, dup])
-        fresh.append(Candidate(
-            id=cid, suite=suite, task_id=d.task_id, perturbation=d.cls,  # type: ignore[arg-type]
-            text=d.text, level=d.level, epsilon=REGISTRY[d.cls].measure(ctx, d.text, d.details),
-            index=d.index, generator=d.provenance, screen=screen, details=d.details,
-            task_sha256=hashes[d.task_id],
-        ))
+        fresh.append(
+            Candidate(
+                id=cid,
+                suite=suite,
+                task_id=d.task_id,
+                perturbation=d.cls,
+                text=d.text,
+                level=d.level,
+                epsilon=CLASSES.get(d.cls).measure(ctx, d.text, d.details),
+                index=d.index,
+                generator=d.provenance,
+                screen=screen,
+                details=d.details,
+                task_sha256=hashes[d.task_id],
+            )
+        )
         others.append((cid, d.text))
         fresh_ids.add(cid)
     allc = sorted(kept + fresh, key=lambda c: _sort_key(c.task_id, c.perturbation, c.level, c.index, c.id))
     all_skips = [s for s in old_skips if s.perturbation not in options.classes] + skips
     uniq = {(s.task_id, s.perturbation, s.level, s.reason): s for s in all_skips}
-    skip_list = [uniq[k] for k in sorted(uniq, key=lambda k: (k[0], _CLASS_ORDER[k[1]], k[2], k[3]))]
+    skip_list = [uniq[k] for k in sorted(uniq, key=lambda k: (k[0], kind_rank(k[1]), k[2], k[3]))]
     write_jsonl_atomic(review_dir / "candidates.jsonl", [c.model_dump(mode="json") for c in allc])
     write_jsonl_atomic(review_dir / "skipped.jsonl", [s.model_dump(mode="json") for s in skip_list])
-    by_class = {cls: sum(1 for c in allc if c.perturbation == cls) for cls in PERTURBATION_CLASSES}
+    by_class = {cls: sum(1 for c in allc if c.perturbation == cls) for cls in class_names()}
     flagged = sum(1 for c in allc if not c.screen.passed)
     info = _generation_info(
         suite, path, options, len(allc), len(fresh), len(kept), flagged, len(skip_list), by_class
     )
     write_json_atomic(review_dir / "generation.json", info)
-    return GenerateResult(suite, review_dir, len(allc), len(fresh), len([c for c in kept if c.id in decided]),
-                          flagged, len(skip_list), by_class)
+    return GenerateResult(
+        suite,
+        review_dir,
+        len(allc),
+        len(fresh),
+        len([c for c in kept if c.id in decided]),
+        flagged,
+        len(skip_list),
+        by_class,
+    )
 
 
 def _generation_info(
-    suite: str, path: Path, options: GenerateOptions, total: int, new: int, kept: int,
-    flagged: int, skipped: int, by_class: dict[str, int],
+    suite: str,
+    path: Path,
+    options: GenerateOptions,
+    total: int,
+    new: int,
+    kept: int,
+    flagged: int,
+    skipped: int,
+    by_class: dict[str, int],
 ) -> dict[str, Any]:
     info: dict[str, Any] = {
         "suite": suite,
@@ -372,7 +427,7 @@ def _generation_info(
         "levels": {c: list(options.levels[c]) for c in options.classes},
         "per_class": options.per_class,
         "seed": options.seed,
-        "epsilon": {c: REGISTRY[c].epsilon for c in options.classes},
+        "epsilon": {c: CLASSES.get(c).epsilon for c in options.classes},
     }
     if options.generator == "llm" and options.llm is not None:
         from perturb.generate.llm import template
@@ -385,7 +440,11 @@ def _generation_info(
             "templates": {c: template(c).sha256 for c in options.classes},
         }
     info["counts"] = {
-        "candidates": total, "new": new, "kept": kept, "flagged": flagged, "skipped": skipped,
+        "candidates": total,
+        "new": new,
+        "kept": kept,
+        "flagged": flagged,
+        "skipped": skipped,
         "by_class": by_class,
     }
     return info

@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from perturb.errors import UsageError
-from perturb.generate.perturbations import REGISTRY
-from perturb.records import PERTURBATION_CLASSES, Candidate
+from perturb.generate.perturbations import CLASSES, class_names
+from perturb.records import Candidate
 from perturb.review.journal import JournalState, read_journal
 
 __all__ = ["live_decisions", "parse_classes", "parse_intensity", "project_root"]
@@ -22,15 +22,14 @@ __all__ = ["live_decisions", "parse_classes", "parse_intensity", "project_root"]
 def parse_classes(spec: str | None) -> tuple[str, ...]:
     """``"typo,paraphrase"`` -> classes in report order; unknown names are a UsageError."""
     if spec is None or not spec.strip():
-        return PERTURBATION_CLASSES
+        return class_names()
     names = [n.strip() for n in spec.split(",") if n.strip()]
-    unknown = [n for n in names if n not in REGISTRY]
+    unknown = [n for n in names if n not in CLASSES]
     if unknown:
         raise UsageError(
-            f"unknown class {unknown[0]!r} in --classes (expected any of: "
-            f"{', '.join(PERTURBATION_CLASSES)})"
+            f"unknown class {unknown[0]!r} in --classes (expected any of: {', '.join(class_names())})"
         )
-    return tuple(c for c in PERTURBATION_CLASSES if c in names)
+    return tuple(c for c in class_names() if c in names)
 
 
 def _level(text: str, cls: str | None) -> float:
@@ -40,7 +39,7 @@ def _level(text: str, cls: str | None) -> float:
         raise UsageError(
             f"--intensity: {text!r} is not a number (expected e.g. 0.2, 0.1,0.2,0.4 or typo=0.1)"
         ) from None
-    top = REGISTRY[cls].max_level if cls else 1.0
+    top = CLASSES.get(cls).max_level if cls else 1.0
     if not 0 < value <= top:
         where = f" for {cls}" if cls else ""
         raise UsageError(f"--intensity: {text} out of range{where} (expected 0 < ε <= {top:g})")
@@ -61,10 +60,9 @@ def parse_intensity(spec: str | None, classes: Iterable[str]) -> dict[str, tuple
         if "=" in part:
             name, _, value = part.partition("=")
             name = name.strip()
-            if name not in REGISTRY:
+            if name not in CLASSES:
                 raise UsageError(
-                    f"--intensity: unknown class {name!r} (expected any of: "
-                    f"{', '.join(PERTURBATION_CLASSES)})"
+                    f"--intensity: unknown class {name!r} (expected any of: {', '.join(class_names())})"
                 )
             if name not in classes:
                 raise UsageError(
@@ -75,7 +73,7 @@ def parse_intensity(spec: str | None, classes: Iterable[str]) -> dict[str, tuple
             global_levels.append(_level(part, None))
     out: dict[str, tuple[float, ...]] = {}
     for cls in classes:
-        levels = per.get(cls) or global_levels or [REGISTRY[cls].default_level]
+        levels = per.get(cls) or global_levels or [CLASSES.get(cls).default_level]
         out[cls] = tuple(sorted(set(levels)))
     return out
 
@@ -98,5 +96,3 @@ def live_decisions(journal: Path, candidates: Iterable[Candidate]) -> dict[str, 
         if decision is not None and decision.action in ("accept", "reject", "edit"):
             live[cand.id] = decision.action
     return live
-
-

@@ -20,21 +20,10 @@ from typing import Any
 from openai import AsyncOpenAI
 from pydantic import BaseModel, ConfigDict, Field
 
-from perturb.generate.perturbations import REGISTRY, TaskContext
-from perturb.generate.perturbations import register as register_mod
-from perturb.generate.perturbations import self_correction as self_correction_mod
+from perturb.generate.perturbations import CLASSES, TaskContext
 from perturb.io.hashing import content_hash
 from perturb.io.llm import LLMSettings, ResponseCache, chat_with_retries, redact
 from perturb.tasks import task_hash
-
-REGISTER_DESCRIPTIONS = {
-    "formal_british": "formal British English (British spelling such as colour/cheque, "
-    "formal politeness such as 'Would you be so kind as to', no contractions)",
-    "casual_indian": "casual Indian English (British spelling, 'Kindly', 'Hello sir', "
-    "'Please do the needful', friendly and direct)",
-    "terse_us": "casual, terse US English (American spelling, contractions, 'pls', 'thx', "
-    "no greeting)",
-}
 
 
 class LLMVariant(BaseModel):
@@ -60,8 +49,12 @@ class Template:
 
 @functools.cache
 def template(cls: str) -> Template:
-    """The shipped template of class ``cls``."""
-    raw = resources.files("perturb.generate").joinpath(f"templates/{cls}.txt").read_bytes()
+    """The template of class ``cls``: its spec's own, else the shipped one."""
+    own = CLASSES.get(cls).template
+    if own is not None:
+        raw = own.encode("utf-8")
+    else:
+        raw = resources.files("perturb.generate").joinpath(f"templates/{cls}.txt").read_bytes()
     text = raw.decode("utf-8")
     if "[system]\n" not in text or "\n[user]\n" not in text:
         raise ValueError(f"template {cls}.txt needs a [system] and a [user] section")
@@ -93,6 +86,7 @@ def render(
     ctx: TaskContext, cls: str, level: float, index: int
 ) -> tuple[list[dict[str, str]], dict[str, Any]]:
     """The chat messages for one request, and the class details fixed before asking."""
+    spec = CLASSES.get(cls)
     tpl = template(cls)
     task = ctx.task
     payload: dict[str, Any] = {
@@ -104,21 +98,14 @@ def render(
     subs = {
         "task": json.dumps(payload, ensure_ascii=False),
         "level": f"{level:g}",
-        "epsilon": REGISTRY[cls].epsilon,
+        "epsilon": spec.epsilon,
         "correctable": "",
         "register": "",
         "register_description": "",
     }
-    if cls == "self_correction":
-        subs["correctable"] = json.dumps(
-            [{"slot": label, "value": span.text} for label, span in self_correction_mod.correctable(ctx)],
-            ensure_ascii=False,
-        )
-    if cls == "register":
-        reg = register_mod.register_for(task.id, index)
-        subs["register"] = reg
-        subs["register_description"] = REGISTER_DESCRIPTIONS[reg]
-        fixed["register"] = reg
+    if spec.llm_request is not None:
+        extra, fixed = spec.llm_request(ctx, index)
+        subs.update(extra)
     user = string.Template(tpl.user).safe_substitute(subs)
     messages = [{"role": "system", "content": tpl.system}, {"role": "user", "content": user}]
     return messages, fixed
@@ -180,8 +167,12 @@ async def request_variants(
             record = None
         else:
             return LLMResult(
-                reply.variants, fixed, str(record.get("model") or settings.model),
-                record.get("system_fingerprint"), int(record.get("retries", 0)), True,
+                reply.variants,
+                fixed,
+                str(record.get("model") or settings.model),
+                record.get("system_fingerprint"),
+                int(record.get("retries", 0)),
+                True,
             )
     completion, retries = await chat_with_retries(
         client,
@@ -225,14 +216,7 @@ def variant_details(ctx: TaskContext, cls: str, variant: LLMVariant, fixed: dict
     scalar = (str, int, float, bool, list)
     extra = {k: v for k, v in (variant.model_extra or {}).items() if isinstance(v, scalar)}
     details: dict[str, Any] = {**extra, **fixed}
-    if cls == "self_correction":
-        if all(isinstance(details.get(k), str) and details.get(k) for k in ("wrong", "final")):
-            details["corrections"] = [
-                {k: str(details.get(k, "")) for k in ("slot", "wrong", "final", "phrasing")}
-            ]
-        else:
-            corrections = self_correction_mod.infer_corrections(ctx, variant.text)
-            if corrections:
-                details.update(corrections[0])
-                details["corrections"] = corrections
+    spec = CLASSES.get(cls)
+    if spec.llm_details is not None:
+        details = spec.llm_details(ctx, variant.text, details)
     return details

@@ -25,9 +25,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 _WEEKDAYS = "Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"
-_MONTHS = (
-    "January|February|March|April|May|June|July|August|September|October|November|December"
-)
+_MONTHS = "January|February|March|April|May|June|July|August|September|October|November|December"
 _MONTH_ABBR = "Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
 _ANY_MONTH = f"(?:{_MONTHS}|(?:{_MONTH_ABBR})\\.?)"
 _ORD = r"(?:st|nd|rd|th)?"
@@ -40,6 +38,7 @@ _NUMBER_WORDS = (
     "sixty|seventy|eighty|ninety|hundred|thousand|million|billion|dozen|half|"
     "first|second|third|fourth|fifth|once|twice|double|single|couple|lakh|crore"
 )
+
 
 def _number_words_pattern() -> str:
     # lower, Title and UPPER spellings with a first-letter look-ahead: 3x faster than (?i:...)

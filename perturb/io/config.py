@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from perturb.errors import ConfigError
-from perturb.records import CANONICAL, PERTURBATION_CLASSES
+from perturb.generate.perturbations import variant_kinds
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -33,7 +33,6 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 TIER_KEYS = ("tasks", "trials", "classes", "concurrency", "timeout")
-VARIANT_KINDS = (CANONICAL, *PERTURBATION_CLASSES)
 
 DEFAULT_TIERS: dict[str, dict[str, Any]] = {
     "smoke": {"tasks": 10, "trials": 3, "classes": ["canonical", "paraphrase", "distractor"]},
@@ -68,9 +67,7 @@ def _line_of(text: str, table: str, key: str | None) -> int | None:
             if current == table:
                 header_line = number
             continue
-        if key is not None and current == table and re.match(
-            rf"^\s*\"?{re.escape(key)}\"?\s*=", line
-        ):
+        if key is not None and current == table and re.match(rf"^\s*\"?{re.escape(key)}\"?\s*=", line):
             return number
     return header_line
 
@@ -94,10 +91,10 @@ def _check(tier: str, key: str, value: Any) -> str | None:
         return None if ok else "expected a number of seconds > 0"
     if key == "classes":
         if not isinstance(value, list) or not value:
-            return f"expected a non-empty list of: {', '.join(VARIANT_KINDS)}"
-        bad = [v for v in value if v not in VARIANT_KINDS]
+            return f"expected a non-empty list of: {', '.join(variant_kinds())}"
+        bad = [v for v in value if v not in variant_kinds()]
         if bad:
-            return f"unknown class {bad[0]!r} (expected some of: {', '.join(VARIANT_KINDS)})"
+            return f"unknown class {bad[0]!r} (expected some of: {', '.join(variant_kinds())})"
         return None
     return f"unknown key (expected: {', '.join(TIER_KEYS)})"
 
@@ -151,8 +148,7 @@ def load_tiers(root: Path) -> dict[str, Tier]:
     if not isinstance(section, dict):
         line = _line_of(text, prefix.rsplit(".", 1)[0], "tiers")
         raise ConfigError(
-            f"{path}{f':{line}' if line else ''}: {prefix}: expected a table of tiers "
-            f"([{prefix}.<name>])"
+            f"{path}{f':{line}' if line else ''}: {prefix}: expected a table of tiers ([{prefix}.<name>])"
         )
     for name, values in section.items():
         table = f"{prefix}.{name}"
@@ -167,8 +163,7 @@ def load_tiers(root: Path) -> dict[str, Tier]:
             if problem:
                 line = _line_of(text, table, key)
                 raise ConfigError(
-                    f"{path}{f':{line}' if line else ''}: {table}.{key}: {problem}, "
-                    f"got {value!r}"
+                    f"{path}{f':{line}' if line else ''}: {table}.{key}: {problem}, got {value!r}"
                     if not problem.startswith("unknown key")
                     else f"{path}{f':{line}' if line else ''}: {table}.{key}: {problem}"
                 )

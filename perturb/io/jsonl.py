@@ -55,7 +55,8 @@ def read_json(path: str | os.PathLike[str]) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(
-            str(path), f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON document)",
+            str(path),
+            f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON document)",
             line=exc.lineno,
         ) from None
 
@@ -86,9 +87,13 @@ def iter_jsonl_lines(
         except UnicodeDecodeError as exc:
             if truncated and tolerate_truncated_tail:
                 return
-            yield line, InputError(
-                name, f"not valid UTF-8 (byte {exc.start + 1} of the line; expected UTF-8 text)",
-                line=line,
+            yield (
+                line,
+                InputError(
+                    name,
+                    f"not valid UTF-8 (byte {exc.start + 1} of the line; expected UTF-8 text)",
+                    line=line,
+                ),
             )
             continue
         try:
@@ -99,16 +104,11 @@ def iter_jsonl_lines(
             if truncated:
                 msg = "truncated last line (no newline and not valid JSON; was the file cut off?)"
             else:
-                msg = (
-                    f"invalid JSON: {exc.msg} at column {exc.colno} "
-                    "(expected one JSON object per line)"
-                )
+                msg = f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON object per line)"
             yield line, InputError(name, msg, line=line)
             continue
         if not isinstance(obj, dict):
-            yield line, InputError(
-                name, f"expected a JSON object, got {_json_type(obj)}", line=line
-            )
+            yield line, InputError(name, f"expected a JSON object, got {_json_type(obj)}", line=line)
             continue
         yield line, obj
 
@@ -329,9 +329,7 @@ def validation_message(exc: ValidationError) -> tuple[str, str]:
     return (loc or "(record)"), msg
 
 
-def validate_record(
-    model: type[M], obj: Any, path: str | os.PathLike[str], line: int | None = None
-) -> M:
+def validate_record(model: type[M], obj: Any, path: str | os.PathLike[str], line: int | None = None) -> M:
     """``model.model_validate(obj)`` with a one-line ``FILE:LINE: field: message`` error."""
     try:
         return model.model_validate(obj)

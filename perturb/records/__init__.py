@@ -17,40 +17,48 @@ silently ignored key. Field docstrings become JSON Schema descriptions (``pertur
 
 from __future__ import annotations
 
-import re
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCHEMA_VERSION = 1
 
 CANONICAL = "canonical"
-PERTURBATION_CLASSES: tuple[str, ...] = (
-    "paraphrase",
-    "reorder",
-    "distractor",
-    "self_correction",
-    "typo",
-    "register",
-)
-"""The six perturbation classes, in report order."""
 
-PerturbationClass = Literal[
-    "paraphrase", "reorder", "distractor", "self_correction", "typo", "register"
-]
-VariantKind = Literal[
-    "canonical", "paraphrase", "reorder", "distractor", "self_correction", "typo", "register"
-]
-GraderType = Literal[
-    "exact", "normalized", "contains", "regex", "json_subset", "numeric", "callable", "llm_judge"
-]
-GRADER_TYPES: tuple[str, ...] = (
-    "exact", "normalized", "contains", "regex", "json_subset", "numeric", "callable", "llm_judge"
-)
+
+def _known_class(value: str) -> str:
+    # The registry owns the list of classes (built-ins and plugins); imported here, lazily,
+    # because the class modules themselves build on these records.
+    from perturb.generate.perturbations import CLASSES
+
+    if value not in CLASSES:
+        raise ValueError(
+            f"unknown perturbation class {value!r} (expected one of: {', '.join(CLASSES.names())})"
+        )
+    return value
+
+
+def _known_kind(value: str) -> str:
+    return value if value == CANONICAL else _known_class(value)
+
+
+def _known_grader(value: str) -> str:
+    from perturb.run.graders import GRADERS
+
+    if value not in GRADERS:
+        raise ValueError(f"unknown grader {value!r} (expected one of: {', '.join(GRADERS.names())})")
+    return value
+
+
+PerturbationClass = Annotated[str, AfterValidator(_known_class)]
+"""A registered perturbation class name (``typo``, or a plugin's)."""
+VariantKind = Annotated[str, AfterValidator(_known_kind)]
+"""``canonical`` or a registered perturbation class name: what a fixture entry or trial is."""
+GraderType = Annotated[str, AfterValidator(_known_grader)]
+"""A registered grader name (``exact``, or a plugin's)."""
 Outcome = Literal["passed", "wrong", "errored"]
 
 TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
-_CALLABLE_PATTERN = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 
 
 class Record(BaseModel):
@@ -85,18 +93,16 @@ class Grader(Record):
 
     @model_validator(mode="after")
     def _check(self) -> Grader:
-        if self.type == "callable":
-            if not self.function or not _CALLABLE_PATTERN.match(self.function):
-                raise ValueError(
-                    "a callable grader needs function as 'module:function' "
-                    "(for example 'graders_mod:check')"
-                )
-        elif self.function is not None:
-            raise ValueError(f"function is only for the callable grader, not {self.type!r}")
-        if self.type != "numeric" and self.tolerance is not None:
-            raise ValueError(f"tolerance is only for the numeric grader, not {self.type!r}")
-        if self.type == "llm_judge" and not self.rubric:
-            raise ValueError("an llm_judge grader needs a rubric (what the judge should check)")
+        # The grader's spec owns which fields it reads and what they must hold.
+        from perturb.run.graders import GRADERS
+
+        spec = GRADERS.get(self.type)
+        for name in ("function", "tolerance", "rubric", "model"):
+            if getattr(self, name) is not None and name not in spec.options:
+                owners = [n for n in GRADERS.names() if name in GRADERS.get(n).options]
+                raise ValueError(f"{name} is only for the {' / '.join(owners)} grader, not {self.type!r}")
+        if spec.validate is not None:
+            spec.validate(self)
         return self
 
 

@@ -18,7 +18,8 @@ import numpy as np
 from numpy.typing import NDArray
 
 from perturb.errors import InputError, UsageError
-from perturb.records import CANONICAL, PERTURBATION_CLASSES
+from perturb.generate.perturbations import variant_kinds
+from perturb.records import CANONICAL
 from perturb.report.figures import (
     LABELS,
     Analysis,
@@ -50,15 +51,30 @@ DRIFT_P = 0.05
 WORST_TASKS = 5
 
 __all__ = [
-    "LABELS", "Analysis", "ClassSummary", "Delta", "DriftRow", "Interval", "Label", "LevelRow",
-    "TaskRow", "TaskTable", "analyze", "class_order", "matched", "per_task", "prompt_label",
-    "resolve_ks", "task_label", "wmean",
+    "LABELS",
+    "Analysis",
+    "ClassSummary",
+    "Delta",
+    "DriftRow",
+    "Interval",
+    "Label",
+    "LevelRow",
+    "TaskRow",
+    "TaskTable",
+    "analyze",
+    "class_order",
+    "matched",
+    "per_task",
+    "prompt_label",
+    "resolve_ks",
+    "task_label",
+    "wmean",
 ]
 
 
 def class_order(kinds: set[str]) -> list[str]:
     """canonical first, then the six classes in report order, then anything else sorted."""
-    known = [CANONICAL, *PERTURBATION_CLASSES]
+    known = list(variant_kinds())
     return [k for k in known if k in kinds] + sorted(kinds - set(known))
 
 
@@ -116,10 +132,13 @@ def per_task(variants: list[Variant], ks: list[int], k: int) -> TaskTable:
         weights[pos[v.task_id]] = v.weight
     mean_v = c / n
     return TaskTable(
-        ids=ids, weights=weights, mean=avg(mean_v),
+        ids=ids,
+        weights=weights,
+        mean=avg(mean_v),
         pass_at={kk: avg(pass_at_k_array(n, c, kk)) for kk in ks},
         pass_hat={kk: avg(pass_hat_k_array(n, c, kk)) for kk in ks},
-        worst_mean=worst(mean_v), worst_pass_hat=worst(pass_hat_k_array(n, c, k)),
+        worst_mean=worst(mean_v),
+        worst_pass_hat=worst(pass_hat_k_array(n, c, k)),
         variant_task=vt,
     )
 
@@ -150,9 +169,9 @@ def analyze(
     for i, v in enumerate(data.variants):
         by_kind.setdefault(v.kind, []).append(i)
     kinds = class_order(set(by_kind))
-    canon = per_task([data.variants[i] for i in by_kind[CANONICAL]], ks, k) if (
-        CANONICAL in by_kind
-    ) else None
+    canon = (
+        per_task([data.variants[i] for i in by_kind[CANONICAL]], ks, k) if (CANONICAL in by_kind) else None
+    )
     classes: list[ClassSummary] = []
     tasks: list[TaskRow] = []
     variant_kind_idx = np.array([kinds.index(v.kind) for v in data.variants], dtype=np.int64)
@@ -163,8 +182,10 @@ def analyze(
         rows = _task_rows(data, by_kind[kind], members, table, ks, kind)
         tasks.extend(rows)
         summary = _class_summary(data, kind, members, table, rows, ks, k, canon)
-        summary.delta = None if kind == CANONICAL or canon is None else _delta(
-            table, canon, ks, bootstrap, seed, level, kind
+        summary.delta = (
+            None
+            if kind == CANONICAL or canon is None
+            else _delta(table, canon, ks, bootstrap, seed, level, kind)
         )
         summary.levels = _levels(members, ks, k, canon)
         _trial_figures(data, summary, trial_kind == kind_i)
@@ -175,20 +196,36 @@ def analyze(
     )[:WORST_TASKS]
     n_all = [v.n for v in data.variants]
     analysis = Analysis(
-        data=data, ks=ks, k=k, bootstrap=bootstrap, seed=seed, level=level,
-        classes=classes, tasks=tasks, worst=worst,
+        data=data,
+        ks=ks,
+        k=k,
+        bootstrap=bootstrap,
+        seed=seed,
+        level=level,
+        classes=classes,
+        tasks=tasks,
+        worst=worst,
         consistently_wrong=[r for r in tasks if r.consistently_wrong],
-        drift=_drift(data), warnings=[], notes=list(data.notes),
-        n_tasks=len({v.task_id for v in data.variants}), n_variants=len(data.variants),
-        n_trials=int(sum(n_all)), n_min=min(n_all), n_max=max(n_all),
+        drift=_drift(data),
+        warnings=[],
+        notes=list(data.notes),
+        n_tasks=len({v.task_id for v in data.variants}),
+        n_variants=len(data.variants),
+        n_trials=int(sum(n_all)),
+        n_min=min(n_all),
+        n_max=max(n_all),
     )
     analysis.warnings = _warnings(analysis)
     return analysis
 
 
 def _task_rows(
-    data: RunData, indices: list[int], members: list[Variant], table: TaskTable,
-    ks: list[int], kind: str,
+    data: RunData,
+    indices: list[int],
+    members: list[Variant],
+    table: TaskTable,
+    ks: list[int],
+    kind: str,
 ) -> list[TaskRow]:
     nt = len(table.ids)
     vt = table.variant_task
@@ -222,25 +259,39 @@ def _task_rows(
         n, c = int(sums["n"][t]), int(sums["passed"][t])
         wrong = int(sums["wrong"][t])
         consistent = wrong >= 2 and int(distinct[t]) == 1
-        rows.append(TaskRow(
-            task_id=task_id, kind=kind, weight=float(table.weights[t]),
-            variants=int(np.sum(vt == t)), n=n, passed=c, wrong=wrong,
-            errored=int(sums["errored"][t]), mean=float(table.mean[t]),
-            pass_at={kk: float(table.pass_at[kk][t]) for kk in ks},
-            pass_hat={kk: float(table.pass_hat[kk][t]) for kk in ks},
-            worst_variant_mean=float(table.worst_mean[t]),
-            label=task_label(prompt_labels[t]),
-            consistently_wrong=consistent,
-            wrong_output=sample.get(t) if consistent else None,
-            latency_s=float(latency[t]),
-            always_failing=sorted(always_failing[t]),
-        ))
+        rows.append(
+            TaskRow(
+                task_id=task_id,
+                kind=kind,
+                weight=float(table.weights[t]),
+                variants=int(np.sum(vt == t)),
+                n=n,
+                passed=c,
+                wrong=wrong,
+                errored=int(sums["errored"][t]),
+                mean=float(table.mean[t]),
+                pass_at={kk: float(table.pass_at[kk][t]) for kk in ks},
+                pass_hat={kk: float(table.pass_hat[kk][t]) for kk in ks},
+                worst_variant_mean=float(table.worst_mean[t]),
+                label=task_label(prompt_labels[t]),
+                consistently_wrong=consistent,
+                wrong_output=sample.get(t) if consistent else None,
+                latency_s=float(latency[t]),
+                always_failing=sorted(always_failing[t]),
+            )
+        )
     return rows
 
 
 def _class_summary(
-    data: RunData, kind: str, members: list[Variant], table: TaskTable, rows: list[TaskRow],
-    ks: list[int], k: int, canon: TaskTable | None,
+    data: RunData,
+    kind: str,
+    members: list[Variant],
+    table: TaskTable,
+    rows: list[TaskRow],
+    ks: list[int],
+    k: int,
+    canon: TaskTable | None,
 ) -> ClassSummary:
     w = table.weights
     n = np.array([v.n for v in members], dtype=np.int64)
@@ -249,27 +300,42 @@ def _class_summary(
     k_curve = min(int(n.min()), max(CURVE_MIN, k))
     curve = []
     for kk in range(1, k_curve + 1):
-        per_task = np.bincount(table.variant_task, weights=pass_hat_k_array(n, c, kk),
-                               minlength=len(table.ids)) / np.bincount(table.variant_task)
+        per_task = np.bincount(
+            table.variant_task, weights=pass_hat_k_array(n, c, kk), minlength=len(table.ids)
+        ) / np.bincount(table.variant_task)
         curve.append((kk, wmean(per_task, w)))
     excl_mean, excl_hat, excl_tasks = _excluding_errored(table, n - e, c, k)
     labels = [r.label for r in rows]
     return ClassSummary(
-        kind=kind, n_tasks=len(table.ids), n_variants=len(members), n_trials=int(n.sum()),
-        n_min=int(n.min()), n_max=int(n.max()), mean=wmean(table.mean, w),
+        kind=kind,
+        n_tasks=len(table.ids),
+        n_variants=len(members),
+        n_trials=int(n.sum()),
+        n_min=int(n.min()),
+        n_max=int(n.max()),
+        mean=wmean(table.mean, w),
         pass_at={kk: wmean(table.pass_at[kk], w) for kk in ks},
         pass_hat={kk: wmean(table.pass_hat[kk], w) for kk in ks},
-        curve=curve, delta=None,
-        stable_pass=labels.count("stable-pass"), flaky=labels.count("flaky"),
-        brittle=labels.count("brittle"), stable_fail=labels.count("stable-fail"),
+        curve=curve,
+        delta=None,
+        stable_pass=labels.count("stable-pass"),
+        flaky=labels.count("flaky"),
+        brittle=labels.count("brittle"),
+        stable_fail=labels.count("stable-fail"),
         consistently_wrong=sum(r.consistently_wrong for r in rows),
-        errored=int(e.sum()), errored_share=float(e.sum() / n.sum()),
-        excl_errored_tasks=excl_tasks, excl_errored_mean=excl_mean,
+        errored=int(e.sum()),
+        errored_share=float(e.sum() / n.sum()),
+        excl_errored_tasks=excl_tasks,
+        excl_errored_mean=excl_mean,
         excl_errored_pass_hat=excl_hat,
         worst_variant_mean=wmean(table.worst_mean, w),
         worst_variant_pass_hat=wmean(table.worst_pass_hat, w),
-        latency_p50=None, latency_p95=None, cost_trials=0, cost_per_attempt=None,
-        input_tokens=None, output_tokens=None,
+        latency_p50=None,
+        latency_p95=None,
+        cost_trials=0,
+        cost_per_attempt=None,
+        input_tokens=None,
+        output_tokens=None,
     )
 
 
@@ -302,8 +368,7 @@ def matched(table: TaskTable, other: TaskTable) -> tuple[NDArray[np.int64], NDAr
     """Positions of the tasks both tables hold: (in ``table``, in ``other``)."""
     pos = {t: i for i, t in enumerate(other.ids)}
     mine = [i for i, t in enumerate(table.ids) if t in pos]
-    return (np.array(mine, dtype=np.int64),
-            np.array([pos[table.ids[i]] for i in mine], dtype=np.int64))
+    return (np.array(mine, dtype=np.int64), np.array([pos[table.ids[i]] for i in mine], dtype=np.int64))
 
 
 def _delta(
@@ -314,17 +379,15 @@ def _delta(
         return None
     cur = np.vstack([table.mean[mine], *(table.pass_hat[kk][mine] for kk in ks)])
     ref = np.vstack([canon.mean[theirs], *(canon.pass_hat[kk][theirs] for kk in ks)])
-    res = paired_bootstrap(cur, ref, table.weights[mine], b=b, seed=stream_seed(seed, kind),
-                           level=level)
-    ivals = [Interval(float(p), float(lo), float(hi))
-             for p, lo, hi in zip(res.point, res.low, res.high, strict=True)]
-    return Delta(n_tasks=int(mine.size), mean=ivals[0],
-                 pass_hat=dict(zip(ks, ivals[1:], strict=True)))
+    res = paired_bootstrap(cur, ref, table.weights[mine], b=b, seed=stream_seed(seed, kind), level=level)
+    ivals = [
+        Interval(float(p), float(lo), float(hi))
+        for p, lo, hi in zip(res.point, res.low, res.high, strict=True)
+    ]
+    return Delta(n_tasks=int(mine.size), mean=ivals[0], pass_hat=dict(zip(ks, ivals[1:], strict=True)))
 
 
-def _levels(
-    members: list[Variant], ks: list[int], k: int, canon: TaskTable | None
-) -> list[LevelRow]:
+def _levels(members: list[Variant], ks: list[int], k: int, canon: TaskTable | None) -> list[LevelRow]:
     levels = sorted({v.level for v in members if v.level is not None})
     if len(levels) < 2:
         return []
@@ -337,13 +400,18 @@ def _levels(
             mine, theirs = matched(table, canon)
             if mine.size:
                 delta = wmean(table.mean[mine] - canon.mean[theirs], table.weights[mine])
-        out.append(LevelRow(
-            level=float(lv), n_tasks=len(table.ids), n_variants=len(subset),
-            n_trials=sum(v.n for v in subset),
-            epsilon=float(np.mean([v.epsilon for v in subset])),
-            mean=wmean(table.mean, table.weights),
-            pass_hat=wmean(table.pass_hat[k], table.weights), delta_mean=delta,
-        ))
+        out.append(
+            LevelRow(
+                level=float(lv),
+                n_tasks=len(table.ids),
+                n_variants=len(subset),
+                n_trials=sum(v.n for v in subset),
+                epsilon=float(np.mean([v.epsilon for v in subset])),
+                mean=wmean(table.mean, table.weights),
+                pass_hat=wmean(table.pass_hat[k], table.weights),
+                delta_mean=delta,
+            )
+        )
     return out
 
 
@@ -357,8 +425,7 @@ def _trial_figures(data: RunData, summary: ClassSummary, mask: NDArray[np.bool_]
     summary.cost_trials = int(cost.size)
     if cost.size:
         summary.cost_per_attempt = float(cost.mean())
-    for attr, col in (("input_tokens", data.trial_input_tokens),
-                      ("output_tokens", data.trial_output_tokens)):
+    for attr, col in (("input_tokens", data.trial_input_tokens), ("output_tokens", data.trial_output_tokens)):
         vals = col[mask]
         vals = vals[~np.isnan(vals)]
         if vals.size:

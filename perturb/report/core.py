@@ -11,31 +11,15 @@ Formats: ``text`` (terminal scorecard), ``json`` (``perturb.report/v1``), ``md``
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from perturb.errors import UsageError
 from perturb.io.jsonl import write_atomic
 from perturb.report.aggregate import Analysis, analyze
-from perturb.report.formats.html import render_html
-from perturb.report.formats.json_format import render_json
-from perturb.report.formats.junit import render_junit
-from perturb.report.formats.markdown import render_markdown
-from perturb.report.formats.text import render_text
+from perturb.report.formats import FORMATS
 from perturb.report.results import read_run
 
-RENDERERS: dict[str, Callable[[Analysis], str]] = {
-    "text": render_text,
-    "json": render_json,
-    "md": render_markdown,
-    "junit": render_junit,
-    "html": render_html,
-}
-EXTENSIONS = {"text": "txt", "json": "json", "md": "md", "junit": "xml", "html": "html"}
-ALIASES = {"txt": "text", "markdown": "md", "xml": "junit", "htm": "html"}
-SUFFIXES = {".txt": "text", ".json": "json", ".md": "md", ".xml": "junit", ".html": "html",
-            ".htm": "html"}
 STDOUT = Path("-")
 
 
@@ -56,17 +40,21 @@ def parse_ks(text: str | None) -> list[int] | None:
 
 def normalise_format(name: str) -> str:
     """A format name or alias -> one of ``text json md junit html``."""
-    key = ALIASES.get(name.lower(), name.lower())
-    if key not in RENDERERS:
-        raise UsageError(
-            f"unknown format {name!r} (expected one of: {', '.join(RENDERERS)})"
-        )
-    return key
+    key = name.lower()
+    for spec in FORMATS.specs.values():
+        if key == spec.name or key in spec.aliases:
+            return spec.name
+    raise UsageError(f"unknown format {name!r} (expected one of: {', '.join(FORMATS.names())})")
 
 
-def plan_outputs(
-    formats: list[str], outputs: list[Path], out_dir: Path | None
-) -> list[tuple[str, Path]]:
+def _format_of_suffix(suffix: str) -> str | None:
+    for spec in FORMATS.specs.values():
+        if suffix == f".{spec.extension}" or suffix in spec.suffixes:
+            return spec.name
+    return None
+
+
+def plan_outputs(formats: list[str], outputs: list[Path], out_dir: Path | None) -> list[tuple[str, Path]]:
     """Pair formats with destinations (``Path("-")`` is stdout).
 
     * nothing given: the text scorecard to stdout;
@@ -80,7 +68,7 @@ def plan_outputs(
     if outputs:
         if not fmts:
             for out in outputs:
-                fmt = "text" if out == STDOUT else SUFFIXES.get(out.suffix.lower())
+                fmt = "text" if out == STDOUT else _format_of_suffix(out.suffix.lower())
                 if fmt is None:
                     raise UsageError(
                         f"-o {out}: cannot tell the format from the suffix {out.suffix!r} "
@@ -102,7 +90,7 @@ def plan_outputs(
         if out_dir is None:
             plan.append((fmts[0], STDOUT))
     if out_dir is not None:
-        plan.extend((fmt, out_dir / f"report.{EXTENSIONS[fmt]}") for fmt in RENDERERS)
+        plan.extend((s.name, out_dir / f"report.{s.extension}") for s in FORMATS.specs.values())
     if not plan:
         plan.append(("text", STDOUT))
     if sum(1 for _, dest in plan if dest == STDOUT) > 1:
@@ -119,7 +107,7 @@ def build_report(
 
 def render(analysis: Analysis, fmt: str) -> str:
     """One format as a string."""
-    return RENDERERS[normalise_format(fmt)](analysis)
+    return FORMATS.get(normalise_format(fmt)).render(analysis)
 
 
 def write_outputs(analysis: Analysis, plan: list[tuple[str, Path]]) -> list[tuple[str, Path]]:

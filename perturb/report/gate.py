@@ -30,7 +30,7 @@ import numpy as np
 
 from perturb._version import __version__
 from perturb.errors import GateFailed, InputError, UsageError
-from perturb.io.config import VARIANT_KINDS
+from perturb.generate.perturbations import variant_kinds
 from perturb.io.jsonl import read_model, write_json_atomic
 from perturb.records import Baseline, BaselineVariant, ClassFigures
 from perturb.report.aggregate import (
@@ -59,6 +59,11 @@ class GateResult:
     passed: bool
     lines: list[str]
     summary: str
+
+
+def _kinds_text() -> str:
+    kinds = variant_kinds()
+    return ", ".join(kinds[:-1]) + f" or {kinds[-1]}"
 
 
 def _task_labels(variants: list[Variant]) -> dict[str, Label]:
@@ -90,8 +95,9 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
     """The baseline figures of a run at ``k`` (default: the report's primary k)."""
     data = read_run(run_dir)
     if not data.variants:
-        raise InputError(str(data.path / "trials.jsonl"),
-                         "no trials (expected a finished run to take a baseline from)")
+        raise InputError(
+            str(data.path / "trials.jsonl"), "no trials (expected a finished run to take a baseline from)"
+        )
     k = max(resolve_ks(data, None if k is None else [k]))
     classes = {}
     by_kind = _by_kind(data.variants)
@@ -99,19 +105,30 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
         members = by_kind[kind]
         table = per_task(members, [k], k)
         classes[kind] = ClassFigures(
-            n_tasks=len(table.ids), n_trials=sum(v.n for v in members),
+            n_tasks=len(table.ids),
+            n_trials=sum(v.n for v in members),
             mean=round(wmean(table.mean, table.weights), 6),
             pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
         )
     labels = dict(sorted(_task_labels(data.variants).items()))
     return Baseline(
-        perturb_version=__version__, suite=data.manifest.suite, run_id=data.manifest.run_id,
-        k=k, trials=data.manifest.trials, classes=classes, task_labels=labels,
+        perturb_version=__version__,
+        suite=data.manifest.suite,
+        run_id=data.manifest.run_id,
+        k=k,
+        trials=data.manifest.trials,
+        classes=classes,
+        task_labels=labels,
         variants=[
             BaselineVariant(
-                variant_id=v.variant_id, task_id=v.task_id,
-                perturbation=v.kind,  # type: ignore[arg-type]
-                level=v.level, weight=v.weight, n=v.n, passed=v.passed, wrong=v.wrong,
+                variant_id=v.variant_id,
+                task_id=v.task_id,
+                perturbation=v.kind,
+                level=v.level,
+                weight=v.weight,
+                n=v.n,
+                passed=v.passed,
+                wrong=v.wrong,
                 errored=v.errored,
             )
             for v in sorted(data.variants, key=lambda v: v.variant_id)
@@ -135,20 +152,17 @@ def load_baseline(path: str | Path) -> Baseline:
     return baseline
 
 
-_KINDS_TEXT = ", ".join(VARIANT_KINDS[:-1]) + f" or {VARIANT_KINDS[-1]}"
-
-
 def _inconsistency(baseline: Baseline) -> tuple[str, str] | None:
     """``(field, message)`` for what the schema cannot see: unknown classes, counts above n,
     a prompt listed twice, one task with two weights, k above the baseline's own n."""
     for kind in baseline.classes:
-        if kind not in VARIANT_KINDS:
-            return f"classes.{kind}", f"unknown class {kind!r} (expected {_KINDS_TEXT})"
+        if kind not in variant_kinds():
+            return f"classes.{kind}", f"unknown class {kind!r} (expected {_kinds_text()})"
     for key in baseline.task_labels:
         kind = key.rpartition("/")[2]
-        if kind not in VARIANT_KINDS:
+        if kind not in variant_kinds():
             return f"task_labels.{key}", (
-                f"unknown class {kind!r} (expected '<task id>/<class>' with class {_KINDS_TEXT})"
+                f"unknown class {kind!r} (expected '<task id>/<class>' with class {_kinds_text()})"
             )
     first: dict[str, int] = {}
     weights: dict[str, float] = {}
@@ -204,8 +218,9 @@ def check_gate(
         raise UsageError(f"--tolerance {tolerance} must be between 0 and 1 (e.g. 0.05)")
     if require is not None and not 0 <= require <= 1:
         raise UsageError(f"--require {require} must be between 0 and 1 (e.g. 0.8)")
-    metric = {"pass^k": "pass^k", "pass_hat_k": "pass^k", "pass@k": "pass@k",
-              "pass_at_k": "pass@k"}.get(require_metric)
+    metric = {"pass^k": "pass^k", "pass_hat_k": "pass^k", "pass@k": "pass@k", "pass_at_k": "pass@k"}.get(
+        require_metric
+    )
     if metric is None:
         raise UsageError(f"--require-metric {require_metric!r} (expected pass^k or pass@k)")
     if bootstrap < 1:
@@ -213,13 +228,13 @@ def check_gate(
     baseline = load_baseline(baseline_path)
     data = read_run(run_dir)
     if not data.variants:
-        raise InputError(str(data.path / "trials.jsonl"),
-                         "no trials (expected a finished run to gate)")
+        raise InputError(str(data.path / "trials.jsonl"), "no trials (expected a finished run to gate)")
     k = baseline.k if k is None else k
     resolve_ks(data, [k])
     base_variants = [
-        Variant(b.variant_id, b.task_id, b.perturbation, b.level, 0.0, b.weight, b.n, b.passed,
-                b.wrong, b.errored)
+        Variant(
+            b.variant_id, b.task_id, b.perturbation, b.level, 0.0, b.weight, b.n, b.passed, b.wrong, b.errored
+        )
         for b in baseline.variants
     ]
     if base_variants and k > min(v.n for v in base_variants):
@@ -245,14 +260,13 @@ def check_gate(
     base_kinds = _by_kind(base_variants)
     for kind in class_order(set(baseline.classes)):
         if kind not in cur_kinds:
-            lines.append(
-                f"note: class {kind} is in the baseline but not in this run (not compared)"
-            )
+            lines.append(f"note: class {kind} is in the baseline but not in this run (not compared)")
             continue
         cur_table = per_task(cur_kinds[kind], [k], k)
         if base_variants:
-            found = _compare_matched(kind, cur_table, base_kinds.get(kind, []), k, tolerance,
-                                     noise_aware, bootstrap, seed, lines)
+            found = _compare_matched(
+                kind, cur_table, base_kinds.get(kind, []), k, tolerance, noise_aware, bootstrap, seed, lines
+            )
         else:
             found = _compare_figures(kind, cur_table, baseline.classes[kind], k, tolerance, lines)
         regressions += found
@@ -261,25 +275,37 @@ def check_gate(
     flaky_n, brittle_n, failing_n = _labels(data, baseline, noise_aware, lines)
     below = _require(data, k, require, metric, lines) if require is not None else 0
     parts = []
-    for count, what in ((regressions, "regression"), (flaky_n, "newly flaky task"),
-                        (brittle_n, "newly brittle task"), (failing_n, "newly failing task")):
+    for count, what in (
+        (regressions, "regression"),
+        (flaky_n, "newly flaky task"),
+        (brittle_n, "newly brittle task"),
+        (failing_n, "newly failing task"),
+    ):
         if count:
             parts.append(f"{count} {what}{'s' if count > 1 else ''}")
     if below:
         parts.append(f"{below} task{'s' if below > 1 else ''} below --require {require:.3f}")
-    where = (f"run {data.manifest.run_id} against baseline {baseline_path} "
-             f"(run {baseline.run_id}), k={k}, tolerance {_fmt(tolerance)}"
-             + (", noise-aware" if noise_aware else ""))
+    where = (
+        f"run {data.manifest.run_id} against baseline {baseline_path} "
+        f"(run {baseline.run_id}), k={k}, tolerance {_fmt(tolerance)}"
+        + (", noise-aware" if noise_aware else "")
+    )
     if parts:
         return GateResult(False, lines, f"gate failed: {', '.join(parts)}; {where}")
     return GateResult(True, lines, f"gate passed: {where}")
 
 
-def _line(status: str, kind: str, metric: str, base: float, cur: float, tol: float,
-          scope: str, interval: tuple[float, float] | None = None) -> str:
-    ci = "" if interval is None else (
-        f", 95% interval [{_signed(interval[0])}, {_signed(interval[1])}]"
-    )
+def _line(
+    status: str,
+    kind: str,
+    metric: str,
+    base: float,
+    cur: float,
+    tol: float,
+    scope: str,
+    interval: tuple[float, float] | None = None,
+) -> str:
+    ci = "" if interval is None else (f", 95% interval [{_signed(interval[0])}, {_signed(interval[1])}]")
     return (
         f"{status}: {kind} {metric}: baseline {_fmt(base)}, current {_fmt(cur)}, change "
         f"{_signed(cur - base)}{ci}, tolerance {_fmt(tol)} ({scope})"
@@ -287,8 +313,15 @@ def _line(status: str, kind: str, metric: str, base: float, cur: float, tol: flo
 
 
 def _compare_matched(
-    kind: str, cur: TaskTable, base_members: list[Variant], k: int, tol: float,
-    noise_aware: bool, b: int, seed: int, lines: list[str],
+    kind: str,
+    cur: TaskTable,
+    base_members: list[Variant],
+    k: int,
+    tol: float,
+    noise_aware: bool,
+    b: int,
+    seed: int,
+    lines: list[str],
 ) -> int:
     if not base_members:
         lines.append(f"note: class {kind}: the baseline has no per-prompt counts for it")
@@ -296,9 +329,7 @@ def _compare_matched(
     base = per_task(base_members, [k], k)
     mine, theirs = matched(cur, base)
     if mine.size == 0:
-        lines.append(
-            f"note: class {kind}: no task in both the run and the baseline (not compared)"
-        )
+        lines.append(f"note: class {kind}: no task in both the run and the baseline (not compared)")
         return 0
     w = cur.weights[mine]
     cur_rows = np.vstack([cur.mean[mine], cur.pass_hat[k][mine]])
@@ -314,14 +345,12 @@ def _compare_matched(
         if boot is not None:
             ci = (float(boot.low[i]), float(boot.high[i]))
             bad = ci[1] < -tol - EPS
-            status = ("regression" if bad else
-                      "within noise" if change < -tol - EPS else "ok")
+            status = "regression" if bad else "within noise" if change < -tol - EPS else "ok"
         else:
             bad = change < -tol - EPS
             status = "regression" if bad else "ok"
         found += bad
-        lines.append(_line(status, kind, metric, b_val, c_val, tol,
-                           f"{mine.size} matched tasks", ci))
+        lines.append(_line(status, kind, metric, b_val, c_val, tol, f"{mine.size} matched tasks", ci))
     return found
 
 
@@ -329,15 +358,24 @@ def _compare_figures(
     kind: str, cur: TaskTable, base: ClassFigures, k: int, tol: float, lines: list[str]
 ) -> int:
     found = 0
-    for metric, b_val, c_arr in (("mean", base.mean, cur.mean),
-                                 (f"pass^{k}", base.pass_hat_k, cur.pass_hat[k])):
+    for metric, b_val, c_arr in (
+        ("mean", base.mean, cur.mean),
+        (f"pass^{k}", base.pass_hat_k, cur.pass_hat[k]),
+    ):
         c_val = wmean(c_arr, cur.weights)
         bad = c_val - b_val < -tol - EPS
         found += bad
-        lines.append(_line(
-            "regression" if bad else "ok", kind, metric, b_val, c_val, tol,
-            f"all {len(cur.ids)} tasks of the run; the baseline has no per-prompt counts",
-        ))
+        lines.append(
+            _line(
+                "regression" if bad else "ok",
+                kind,
+                metric,
+                b_val,
+                c_val,
+                tol,
+                f"all {len(cur.ids)} tasks of the run; the baseline has no per-prompt counts",
+            )
+        )
     return found
 
 
@@ -356,9 +394,7 @@ def _baseline_labels(baseline: Baseline) -> dict[str, str]:
     return labels
 
 
-def _labels(
-    data: RunData, baseline: Baseline, noise_aware: bool, lines: list[str]
-) -> tuple[int, int, int]:
+def _labels(data: RunData, baseline: Baseline, noise_aware: bool, lines: list[str]) -> tuple[int, int, int]:
     """Label changes against the baseline: (newly flaky, newly brittle, newly failing)."""
     flaky = brittle = failing = 0
     prefix = "note: " if noise_aware else ""
@@ -375,17 +411,17 @@ def _labels(
         new_fail = sorted(set(now_failing.get(key, [])) - base_failing)
         if before == "stable-pass" and now == "flaky":
             flaky += 1
-            lines.append(f"{prefix}newly flaky: {key}: baseline stable-pass, now "
-                         f"{_counts_text(n, c, w, e)}")
+            lines.append(f"{prefix}newly flaky: {key}: baseline stable-pass, now {_counts_text(n, c, w, e)}")
         elif before in ("stable-pass", "flaky") and now == "brittle" and new_fail:
             brittle += 1
-            lines.append(f"{prefix}newly brittle: {key}: baseline {before}, now "
-                         f"{_counts_text(n, c, w, e)}; failing every trial: "
-                         f"{', '.join(new_fail)}")
+            lines.append(
+                f"{prefix}newly brittle: {key}: baseline {before}, now "
+                f"{_counts_text(n, c, w, e)}; failing every trial: "
+                f"{', '.join(new_fail)}"
+            )
         elif before in ("stable-pass", "flaky", "brittle") and now == "stable-fail":
             failing += 1
-            lines.append(f"{prefix}newly failing: {key}: baseline {before}, now "
-                         f"{_counts_text(n, c, w, e)}")
+            lines.append(f"{prefix}newly failing: {key}: baseline {before}, now {_counts_text(n, c, w, e)}")
     if noise_aware:
         return 0, 0, 0
     return flaky, brittle, failing
@@ -425,8 +461,14 @@ def run_gate(
 ) -> GateResult:
     """:func:`check_gate`, raising :class:`GateFailed` (exit 1) when it fails."""
     result = check_gate(
-        run_dir, baseline_path, tolerance=tolerance, require=require,
-        require_metric=require_metric, k=k, noise_aware=noise_aware, bootstrap=bootstrap,
+        run_dir,
+        baseline_path,
+        tolerance=tolerance,
+        require=require,
+        require_metric=require_metric,
+        k=k,
+        noise_aware=noise_aware,
+        bootstrap=bootstrap,
         seed=seed,
     )
     if not result.passed:

@@ -96,8 +96,7 @@ def _subset_ratio(a: int, n: int, k: int) -> float:
 def _log_ratio(top: int, n: int, terms: int) -> float:
     """``log(prod_{j<terms} (top-j)/(n-j))`` in log space (``lgamma``)."""
     return (
-        math.lgamma(top + 1) - math.lgamma(top - terms + 1)
-        - math.lgamma(n + 1) + math.lgamma(n - terms + 1)
+        math.lgamma(top + 1) - math.lgamma(top - terms + 1) - math.lgamma(n + 1) + math.lgamma(n - terms + 1)
     )
 
 
@@ -168,8 +167,7 @@ def _check_arrays(
         if np.any(cond):
             i = int(np.argmax(cond.ravel()))
             raise ValueError(
-                f"{what}: at index {i} n={int(n_a.flat[i])}, c={int(c_a.flat[i])}, "
-                f"k={int(k_a.flat[i])}"
+                f"{what}: at index {i} n={int(n_a.flat[i])}, c={int(c_a.flat[i])}, k={int(k_a.flat[i])}"
             )
     return n_a, c_a, k_a
 
@@ -234,9 +232,7 @@ def pass_hat_k_curve(
     if top > smallest:
         raise ValueError(f"k_max={top} exceeds the smallest n={smallest}")
     w = np.ones(n_a.shape) if weights is None else np.asarray(weights, dtype=np.float64)
-    return [
-        (k, weighted_mean(pass_hat_k_array(n_a, c_a, k), w)) for k in range(1, top + 1)
-    ]
+    return [(k, weighted_mean(pass_hat_k_array(n_a, c_a, k), w)) for k in range(1, top + 1)]
 
 
 def weighted_mean(values: ArrayLike, weights: ArrayLike | None = None) -> float:
@@ -353,10 +349,7 @@ def fisher_greater_pvalue(n1: int, c1: int, n0: int, c0: int) -> float:
     total, succ = n1 + n0, c1 + c0
     lo, hi = max(0, succ - n0), min(succ, n1)
     denom = _log_comb(total, n1)
-    terms = [
-        _log_comb(succ, x) + _log_comb(total - succ, n1 - x) - denom
-        for x in range(max(c1, lo), hi + 1)
-    ]
+    terms = [_log_comb(succ, x) + _log_comb(total - succ, n1 - x) - denom for x in range(max(c1, lo), hi + 1)]
     if not terms:
         return 0.0
     top = max(terms)

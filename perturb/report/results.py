@@ -47,8 +47,16 @@ SAMPLE_CHARS = 80
 PARALLEL_MIN_BYTES = 64 * 2**20
 """Trial files at least this big (about 150,000 trials) are read by several processes."""
 MAX_WORKERS = 4
-_COLUMNS = ("variant", "attempt", "retry", "outcome", "latency_s", "cost_usd", "input_tokens",
-            "output_tokens")
+_COLUMNS = (
+    "variant",
+    "attempt",
+    "retry",
+    "outcome",
+    "latency_s",
+    "cost_usd",
+    "input_tokens",
+    "output_tokens",
+)
 _ENCODE = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
 
 
@@ -122,8 +130,9 @@ class _Chunk:
 def _fingerprint(output: Any) -> int:
     """A non-zero 64-bit hash of the output's canonical JSON (the same in every process)."""
     text = "s" + output if isinstance(output, str) else "j" + _ENCODE(output)
-    value = int.from_bytes(hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(),
-                           "little", signed=True)
+    value = int.from_bytes(
+        hashlib.blake2b(text.encode("utf-8"), digest_size=8).digest(), "little", signed=True
+    )
     return value or 1
 
 
@@ -172,17 +181,28 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
                 out.error = (lineno, message, loc)
                 break
             if trial.run_id != run_id:
-                out.error = (lineno, f"{trial.run_id!r} differs from the manifest's run id "
-                             f"{run_id!r} (expected the trials of this run only)", "run_id")
+                out.error = (
+                    lineno,
+                    f"{trial.run_id!r} differs from the manifest's run id "
+                    f"{run_id!r} (expected the trials of this run only)",
+                    "run_id",
+                )
                 break
             vi = index.get(trial.variant_id)
             if vi is None:
                 vi = index[trial.variant_id] = len(variants)
-                variants.append(Variant(trial.variant_id, trial.task_id, trial.perturbation,
-                                        trial.level, trial.epsilon, trial.weight))
+                variants.append(
+                    Variant(
+                        trial.variant_id,
+                        trial.task_id,
+                        trial.perturbation,
+                        trial.level,
+                        trial.epsilon,
+                        trial.weight,
+                    )
+                )
                 first_line.append(lineno)
-            problem = _conflict(variants[vi], trial.task_id, trial.perturbation, trial.weight,
-                                weights)
+            problem = _conflict(variants[vi], trial.task_id, trial.perturbation, trial.weight, weights)
             if problem is not None:
                 out.error = (lineno, *problem)
                 break
@@ -199,9 +219,18 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
                 put((vi, trial.attempt, trial.retry, outcome, trial.latency_s, nan, nan, nan))
             else:
                 cost, tin, tout = usage.cost_usd, usage.input_tokens, usage.output_tokens
-                put((vi, trial.attempt, trial.retry, outcome, trial.latency_s,
-                     nan if cost is None else cost, nan if tin is None else tin,
-                     nan if tout is None else tout))
+                put(
+                    (
+                        vi,
+                        trial.attempt,
+                        trial.retry,
+                        outcome,
+                        trial.latency_s,
+                        nan if cost is None else cost,
+                        nan if tin is None else tin,
+                        nan if tout is None else tout,
+                    )
+                )
             out.records += 1
     out.lines = lineno
     return out
@@ -212,13 +241,18 @@ def _conflict(
 ) -> tuple[str, str] | None:
     """A message and field when a line disagrees with what earlier lines said, else None."""
     if known.task_id != task_id or known.kind != kind:
-        return (f"variant {known.variant_id!r} was {known.task_id}/{known.kind} on an earlier "
-                f"line, now {task_id}/{kind} (expected one task and class per variant)",
-                "variant_id")
+        return (
+            f"variant {known.variant_id!r} was {known.task_id}/{known.kind} on an earlier "
+            f"line, now {task_id}/{kind} (expected one task and class per variant)",
+            "variant_id",
+        )
     first = weights.setdefault(task_id, weight)
     if first != weight:
-        return (f"{weight} differs from {first} on an earlier line of task {task_id!r} "
-                "(expected one weight per task)", "weight")
+        return (
+            f"{weight} differs from {first} on an earlier line of task {task_id!r} "
+            "(expected one weight per task)",
+            "weight",
+        )
     return None
 
 
@@ -240,9 +274,7 @@ def read_manifest(run_dir: Path) -> RunManifest:
     """Load ``run_dir/manifest.json`` as a :class:`RunManifest` (InputError when malformed)."""
     path = run_dir / "manifest.json"
     if not run_dir.is_dir():
-        raise InputError(
-            str(run_dir), "not a run directory (expected runs/<id>/ written by `perturb run`)"
-        )
+        raise InputError(str(run_dir), "not a run directory (expected runs/<id>/ written by `perturb run`)")
     return read_model(path, RunManifest, "a run manifest written by `perturb run`")
 
 
@@ -263,9 +295,7 @@ def read_run(
     try:
         size = path.stat().st_size
     except FileNotFoundError:
-        raise InputError(
-            name, "no such file (expected the trials written by `perturb run`)"
-        ) from None
+        raise InputError(name, "no such file (expected the trials written by `perturb run`)") from None
     except OSError as exc:
         raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
     n_workers = min(MAX_WORKERS, os.cpu_count() or 1) if workers is None else max(1, workers)
@@ -293,11 +323,24 @@ def _read_parallel(name: str, size: int, workers: int, run_id: str) -> list[_Chu
         procs = []
         for i, (start, end) in enumerate(ranges):
             out = os.path.join(tmp, f"chunk{i}.pickle")
-            args = [sys.executable, "-c", _WORKER, name, str(start),
-                    "" if end is None else str(end), run_id, out]
-            procs.append((subprocess.Popen(args, stdin=subprocess.DEVNULL,
-                                           stdout=subprocess.DEVNULL,
-                                           stderr=subprocess.DEVNULL), out))
+            args = [
+                sys.executable,
+                "-c",
+                _WORKER,
+                name,
+                str(start),
+                "" if end is None else str(end),
+                run_id,
+                out,
+            ]
+            procs.append(
+                (
+                    subprocess.Popen(
+                        args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+                    ),
+                    out,
+                )
+            )
         codes = [proc.wait() for proc, _ in procs]
         if any(codes):
             return None  # e.g. perturb not importable there: read in this process instead
@@ -399,9 +442,7 @@ def _count(data: RunData, samples: dict[int, tuple[int, str]]) -> None:
     wrong = np.bincount(tv[to == 1], minlength=nv)
     errored = np.bincount(tv[to == 2], minlength=nv)
     wrong_rows = to == 1
-    pairs = np.unique(
-        np.stack([tv[wrong_rows].astype(np.int64), data.trial_fingerprint[wrong_rows]]), axis=1
-    )
+    pairs = np.unique(np.stack([tv[wrong_rows].astype(np.int64), data.trial_fingerprint[wrong_rows]]), axis=1)
     distinct = np.bincount(pairs[0], minlength=nv) if pairs.size else np.zeros(nv, np.int64)
     single_fp: dict[int, int] = {}
     if pairs.size:

@@ -22,15 +22,19 @@ from pathlib import Path
 from typing import Any, Literal
 
 from perturb.errors import InputError, ReviewError, UsageError
-from perturb.freeze.fixtures import KIND_ORDER, SuitePaths, find_suite
+from perturb.freeze.fixtures import SuitePaths, find_suite
+from perturb.generate.perturbations import class_names, kind_rank
 from perturb.io.jsonl import Appender, iter_jsonl_lines, validate_record
-from perturb.records import PERTURBATION_CLASSES, Candidate, Decision, SampleRule, Screen, Task
+from perturb.records import Candidate, Decision, SampleRule, Screen, Task
 from perturb.review.lock import ReviewLock, utc_now
 from perturb.tasks import load_tasks, task_hash
 
 Status = Literal["undecided", "accepted", "rejected", "edited", "skipped"]
 STATUS_OF_ACTION: dict[str, Status] = {
-    "accept": "accepted", "reject": "rejected", "edit": "edited", "skip": "skipped",
+    "accept": "accepted",
+    "reject": "rejected",
+    "edit": "edited",
+    "skip": "skipped",
 }
 
 
@@ -47,14 +51,18 @@ def load_candidates(path: Path, suite: str | None = None) -> list[Candidate]:
         cand = validate_record(Candidate, item, path, line)
         if suite is not None and cand.suite != suite:
             raise InputError(
-                str(path), f"candidate of suite {cand.suite!r} in the directory of suite "
+                str(path),
+                f"candidate of suite {cand.suite!r} in the directory of suite "
                 f"{suite!r} (expected {suite!r}; regenerate with `perturb generate`)",
-                line=line, field="suite",
+                line=line,
+                field="suite",
             )
         if cand.id in seen:
             raise InputError(
-                str(path), f"duplicate candidate id {cand.id!r} (first on line {seen[cand.id]}; "
-                "expected each id once)", line=line, field="id",
+                str(path),
+                f"duplicate candidate id {cand.id!r} (first on line {seen[cand.id]}; expected each id once)",
+                line=line,
+                field="id",
             )
         seen[cand.id] = line
         out.append(cand)
@@ -174,7 +182,11 @@ def review_order(cands: list[Candidate], tasks: list[Task]) -> list[Candidate]:
     return sorted(
         cands,
         key=lambda c: (
-            pos.get(c.task_id, len(pos)), c.task_id, KIND_ORDER[c.perturbation], c.level, c.index,
+            pos.get(c.task_id, len(pos)),
+            c.task_id,
+            kind_rank(c.perturbation),
+            c.level,
+            c.index,
             c.id,
         ),
     )
@@ -190,7 +202,7 @@ def draw_sample(cands: list[Candidate], n: int, seed: int) -> list[Candidate]:
     sorted by id, are shuffled with an RNG keyed by (seed, class); then classes are taken
     round-robin in class order until ``n`` are drawn. The result keeps the input order."""
     pools: list[list[Candidate]] = []
-    for cls in PERTURBATION_CLASSES:
+    for cls in class_names():
         pool = sorted((c for c in cands if c.perturbation == cls), key=lambda c: c.id)
         _class_rng(seed, cls).shuffle(pool)
         pools.append(pool)
@@ -220,8 +232,12 @@ def resolve_reviewer(flag: str | None, root: Path) -> str:
     def git(key: str) -> str:
         try:
             out = subprocess.run(
-                ["git", "config", key], cwd=root if root.is_dir() else None,
-                capture_output=True, text=True, timeout=10, check=False,
+                ["git", "config", key],
+                cwd=root if root.is_dir() else None,
+                capture_output=True,
+                text=True,
+                timeout=10,
+                check=False,
             )
         except (OSError, subprocess.SubprocessError):
             return ""
@@ -232,9 +248,7 @@ def resolve_reviewer(flag: str | None, root: Path) -> str:
         return f"{name} <{email}>"
     if name or email:
         return name or email
-    raise ReviewError(
-        "no reviewer name: pass --reviewer NAME or set one with `git config user.name NAME`"
-    )
+    raise ReviewError("no reviewer name: pass --reviewer NAME or set one with `git config user.name NAME`")
 
 
 # --------------------------------------------------------------------------- the suite
@@ -257,14 +271,16 @@ class ReviewContext:
         return {c.id: c for c in self.candidates}
 
     def select(
-        self, cls: str | None = None, task: str | None = None,
-        sample: int | None = None, seed: int | None = None,
+        self,
+        cls: str | None = None,
+        task: str | None = None,
+        sample: int | None = None,
+        seed: int | None = None,
     ) -> list[Candidate]:
         """The candidates a review covers, after ``--class``/``--task`` and ``--sample``."""
-        if cls is not None and cls not in PERTURBATION_CLASSES:
+        if cls is not None and cls not in class_names():
             raise UsageError(
-                f"--class {cls!r} is not a perturbation class "
-                f"(expected one of: {', '.join(PERTURBATION_CLASSES)})"
+                f"--class {cls!r} is not a perturbation class (expected one of: {', '.join(class_names())})"
             )
         if task is not None and not any(c.task_id == task for c in self.candidates):
             raise UsageError(
@@ -272,7 +288,8 @@ class ReviewContext:
                 "(expected a task id that `perturb review --list` shows)"
             )
         out = [
-            c for c in self.candidates
+            c
+            for c in self.candidates
             if (cls is None or c.perturbation == cls) and (task is None or c.task_id == task)
         ]
         if sample is not None:
@@ -327,15 +344,25 @@ class Recorder:
         self.lock.release()
 
     def record(
-        self, action: str, cand: Candidate | None = None, *, undoes: int | None = None,
-        text: str | None = None, screen: Screen | None = None, reason: str | None = None,
-        mode: str = "individual", sample: SampleRule | None = None,
+        self,
+        action: str,
+        cand: Candidate | None = None,
+        *,
+        undoes: int | None = None,
+        text: str | None = None,
+        screen: Screen | None = None,
+        reason: str | None = None,
+        mode: str = "individual",
+        sample: SampleRule | None = None,
     ) -> Decision:
         """Append one decision durably (fsync) and apply it to the state."""
         assert self._appender is not None, "use Recorder as a context manager"
         data: dict[str, Any] = {
-            "seq": self.ctx.state.next_seq, "action": action, "reviewer": self.reviewer,
-            "at": utc_now(), "mode": mode,
+            "seq": self.ctx.state.next_seq,
+            "action": action,
+            "reviewer": self.reviewer,
+            "at": utc_now(),
+            "mode": mode,
         }
         if cand is not None:
             data["candidate_id"] = cand.id

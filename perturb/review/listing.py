@@ -35,18 +35,29 @@ class ListedCandidate:
     def to_json(self) -> dict[str, Any]:
         c, d = self.candidate, self.decision
         return {
-            "id": c.id, "task_id": c.task_id, "perturbation": c.perturbation,
-            "status": self.status, "stale": self.stale, "level": c.level, "epsilon": c.epsilon,
-            "text": c.text, "edited_text": d.text if d is not None and d.action == "edit" else None,
+            "id": c.id,
+            "task_id": c.task_id,
+            "perturbation": c.perturbation,
+            "status": self.status,
+            "stale": self.stale,
+            "level": c.level,
+            "epsilon": c.epsilon,
+            "text": c.text,
+            "edited_text": d.text if d is not None and d.action == "edit" else None,
             "screen": c.screen.model_dump(mode="json"),
-            "reviewer": d.reviewer if d else None, "at": d.at if d else None,
+            "reviewer": d.reviewer if d else None,
+            "at": d.at if d else None,
             "reason": d.reason if d else None,
         }
 
 
 def list_candidates(
-    root: Path, suite: str | None, cls: str | None = None, task: str | None = None,
-    sample: int | None = None, seed: int | None = None,
+    root: Path,
+    suite: str | None,
+    cls: str | None = None,
+    task: str | None = None,
+    sample: int | None = None,
+    seed: int | None = None,
 ) -> tuple[str, list[ListedCandidate]]:
     """The suite name and its (selected) candidates with their review status."""
     ctx = open_context(root, suite)
@@ -64,8 +75,13 @@ def _suites_with_candidates(root: Path, suite: str | None) -> list[str]:
 
 
 def decide_ids(
-    root: Path, ids: list[str], action: Literal["accept", "reject"], *,
-    reason: str | None, reviewer: str | None, suite: str | None = None,
+    root: Path,
+    ids: list[str],
+    action: Literal["accept", "reject"],
+    *,
+    reason: str | None,
+    reviewer: str | None,
+    suite: str | None = None,
 ) -> list[tuple[Candidate, Decision]]:
     """``perturb accept`` / ``perturb reject``: record one decision per id (under the lock).
 
@@ -117,8 +133,14 @@ def _one_line(text: str) -> str:
 
 
 def format_list(
-    root: Path, suite: str | None, cls: str | None = None, task: str | None = None,
-    sample: int | None = None, seed: int | None = None, *, as_json: bool = False,
+    root: Path,
+    suite: str | None,
+    cls: str | None = None,
+    task: str | None = None,
+    sample: int | None = None,
+    seed: int | None = None,
+    *,
+    as_json: bool = False,
 ) -> str:
     """The ``--list`` output (ends with a newline)."""
     name, rows = list_candidates(root, suite, cls, task, sample, seed)

@@ -26,29 +26,111 @@ from dataclasses import dataclass
 from rich.text import Text
 
 INVISIBLE: dict[str, str] = {
-    "\u200b": "ZWSP", "\u200c": "ZWNJ", "\u200d": "ZWJ", "\u2060": "WJ", "\ufeff": "BOM",
-    "\u00ad": "SHY", "\u180e": "MVS", "\u00a0": "NBSP", "\u202f": "NNBSP", "\u2007": "FIGSP",
-    "\u2000": "ENQSP", "\u2001": "EMQSP", "\u2002": "ENSP", "\u2003": "EMSP", "\u2004": "3/EMSP",
-    "\u2005": "4/EMSP", "\u2006": "6/EMSP", "\u2008": "PUNCSP", "\u2009": "THINSP",
-    "\u200a": "HAIRSP", "\u205f": "MMSP", "\u3000": "IDSP", "\u200e": "LRM", "\u200f": "RLM",
-    "\u061c": "ALM", "\u202a": "LRE", "\u202b": "RLE", "\u202c": "PDF", "\u202d": "LRO",
-    "\u202e": "RLO", "\u2066": "LRI", "\u2067": "RLI", "\u2068": "FSI", "\u2069": "PDI",
-    "\t": "TAB", "\r": "CR",
+    "\u200b": "ZWSP",
+    "\u200c": "ZWNJ",
+    "\u200d": "ZWJ",
+    "\u2060": "WJ",
+    "\ufeff": "BOM",
+    "\u00ad": "SHY",
+    "\u180e": "MVS",
+    "\u00a0": "NBSP",
+    "\u202f": "NNBSP",
+    "\u2007": "FIGSP",
+    "\u2000": "ENQSP",
+    "\u2001": "EMQSP",
+    "\u2002": "ENSP",
+    "\u2003": "EMSP",
+    "\u2004": "3/EMSP",
+    "\u2005": "4/EMSP",
+    "\u2006": "6/EMSP",
+    "\u2008": "PUNCSP",
+    "\u2009": "THINSP",
+    "\u200a": "HAIRSP",
+    "\u205f": "MMSP",
+    "\u3000": "IDSP",
+    "\u200e": "LRM",
+    "\u200f": "RLM",
+    "\u061c": "ALM",
+    "\u202a": "LRE",
+    "\u202b": "RLE",
+    "\u202c": "PDF",
+    "\u202d": "LRO",
+    "\u202e": "RLO",
+    "\u2066": "LRI",
+    "\u2067": "RLI",
+    "\u2068": "FSI",
+    "\u2069": "PDI",
+    "\t": "TAB",
+    "\r": "CR",
 }
 """Characters shown as a named token."""
 
 LOOKALIKE: dict[str, str] = {
     # Cyrillic
-    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j",
-    "ѕ": "s", "һ": "h", "ԁ": "d", "ԛ": "q", "ԝ": "w", "ӏ": "l", "к": "k", "ո": "n",
-    "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P", "С": "C",
-    "Т": "T", "Х": "X", "І": "I", "Ј": "J", "Ѕ": "S", "Ү": "Y", "Ԛ": "Q", "Ԝ": "W", "Ӏ": "I",
+    "а": "a",
+    "е": "e",
+    "о": "o",
+    "р": "p",
+    "с": "c",
+    "у": "y",
+    "х": "x",
+    "і": "i",
+    "ј": "j",
+    "ѕ": "s",
+    "һ": "h",
+    "ԁ": "d",
+    "ԛ": "q",
+    "ԝ": "w",
+    "ӏ": "l",
+    "к": "k",
+    "ո": "n",
+    "А": "A",
+    "В": "B",
+    "Е": "E",
+    "К": "K",
+    "М": "M",
+    "Н": "H",
+    "О": "O",
+    "Р": "P",
+    "С": "C",
+    "Т": "T",
+    "Х": "X",
+    "І": "I",
+    "Ј": "J",
+    "Ѕ": "S",
+    "Ү": "Y",
+    "Ԛ": "Q",
+    "Ԝ": "W",
+    "Ӏ": "I",
     # Greek
-    "ο": "o", "α": "a", "ν": "v", "ρ": "p", "ι": "i", "κ": "k", "υ": "u", "Α": "A", "Β": "B",
-    "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I", "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P",
-    "Τ": "T", "Υ": "Y", "Χ": "X",
+    "ο": "o",
+    "α": "a",
+    "ν": "v",
+    "ρ": "p",
+    "ι": "i",
+    "κ": "k",
+    "υ": "u",
+    "Α": "A",
+    "Β": "B",
+    "Ε": "E",
+    "Ζ": "Z",
+    "Η": "H",
+    "Ι": "I",
+    "Κ": "K",
+    "Μ": "M",
+    "Ν": "N",
+    "Ο": "O",
+    "Ρ": "P",
+    "Τ": "T",
+    "Υ": "Y",
+    "Χ": "X",
     # Armenian and Latin extensions
-    "օ": "o", "ս": "u", "ı": "i", "ȷ": "j", "ɑ": "a", "ɡ": "g",
+    "օ": "o",
+    "ս": "u",
+    "ı": "i",
+    "ȷ": "j",
+    "ɑ": "a",
+    "ɡ": "g",
 }
 """Letters from other scripts that look like a Latin letter."""
 
@@ -162,8 +244,7 @@ def align_chars(a: str, b: str) -> list[Op]:
         row, up, ai = d[i], d[i - 1], a[i - 1]
         for j in range(1, m + 1):
             best = min(up[j] + 1, row[j - 1] + 1, up[j - 1] + (ai != b[j - 1]))
-            if (i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == b[j - 1]
-                    and ai != a[i - 2]):
+            if i > 1 and j > 1 and ai == b[j - 2] and a[i - 2] == b[j - 1] and ai != a[i - 2]:
                 best = min(best, d[i - 2][j - 2] + 1)
             row[j] = best
     steps: list[Op] = []
@@ -179,8 +260,9 @@ def align_chars(a: str, b: str) -> list[Op]:
         elif i and j and a[i - 1] == b[j - 1] and here == d[i - 1][j - 1]:
             steps.append(("equal", a[i - 1], b[j - 1]))
             i, j = i - 1, j - 1
-        elif (i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]
-              and here == d[i - 2][j - 2] + 1):
+        elif (
+            i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1] and here == d[i - 2][j - 2] + 1
+        ):
             steps.append(("replace", a[i - 2 : i], b[j - 2 : j]))
             i, j = i - 2, j - 2
         else:
@@ -202,8 +284,7 @@ def _merge(steps: list[Op]) -> list[Op]:
         else:
             out.append((op, old, new))
     return [
-        (op if op == "equal" else "replace" if old and new else "delete" if old else "insert",
-         old, new)
+        (op if op == "equal" else "replace" if old and new else "delete" if old else "insert", old, new)
         for op, old, new in out
     ]
 
@@ -218,8 +299,7 @@ def diff_ops(a: str, b: str, *, char_level: bool) -> list[Op]:
     sa, sb = _WORD_TOKENS.findall(a), _WORD_TOKENS.findall(b)
     matcher = difflib.SequenceMatcher(None, sa, sb, autojunk=False)
     words: list[Op] = [
-        (op, "".join(sa[i1:i2]), "".join(sb[j1:j2]))
-        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        (op, "".join(sa[i1:i2]), "".join(sb[j1:j2])) for op, i1, i2, j1, j2 in matcher.get_opcodes()
     ]
     if not char_level:
         return words
@@ -231,8 +311,7 @@ def diff_ops(a: str, b: str, *, char_level: bool) -> list[Op]:
             steps.extend(align_chars(old, new))
         else:
             chars = difflib.SequenceMatcher(None, old, new, autojunk=False)
-            steps.extend((o, old[i1:i2], new[j1:j2])
-                         for o, i1, i2, j1, j2 in chars.get_opcodes())
+            steps.extend((o, old[i1:i2], new[j1:j2]) for o, i1, i2, j1, j2 in chars.get_opcodes())
     return _merge(steps)
 
 

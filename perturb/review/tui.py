@@ -61,8 +61,7 @@ def session_summary(actions: Counter[str]) -> str:
     n = sum(actions[a] for a in SESSION_KINDS)
     parts = []
     if n:
-        kinds = ", ".join(f"{actions[a]} {what}" for a, what in SESSION_KINDS.items()
-                          if actions[a])
+        kinds = ", ".join(f"{actions[a]} {what}" for a, what in SESSION_KINDS.items() if actions[a])
         parts.append(f"{n} decision{'s' if n != 1 else ''} ({kinds})")
     if actions["skip"]:
         parts.append(f"{actions['skip']} skipped")
@@ -73,9 +72,7 @@ def session_summary(actions: Counter[str]) -> str:
     return ", ".join(parts) + "; all saved"
 
 
-def command_line(
-    verb: str, suite: str, root: Path, options: list[tuple[str, object]] | None = None
-) -> str:
+def command_line(verb: str, suite: str, root: Path, options: list[tuple[str, object]] | None = None) -> str:
     """``perturb VERB SUITE [--option value]... [--root DIR]`` with every argument
     shell-quoted; options whose value is None are left out, and so is ``--root`` when ``root``
     is the current directory."""
@@ -110,8 +107,9 @@ class ReviewOutcome:
 
     def summary(self) -> str:
         parts = ", ".join(
-            f"{self.counts[k]} {k}" for k in ("accepted", "edited", "rejected", "skipped",
-                                                "undecided") if self.counts[k]
+            f"{self.counts[k]} {k}"
+            for k in ("accepted", "edited", "rejected", "skipped", "undecided")
+            if self.counts[k]
         )
         head = f"{self.journal}: {session_summary(self.actions)}. Selection: {parts or 'empty'}."
         if self.counts["undecided"] or self.counts["skipped"]:
@@ -132,8 +130,13 @@ class ReviewUI:
     """The key loop over a selection of candidates."""
 
     def __init__(
-        self, ctx: ReviewContext, selection: list[Candidate], rec: Recorder, term: Terminal,
-        console: Console, sample: SampleRule | None,
+        self,
+        ctx: ReviewContext,
+        selection: list[Candidate],
+        rec: Recorder,
+        term: Terminal,
+        console: Console,
+        sample: SampleRule | None,
     ) -> None:
         self.ctx, self.sel, self.rec, self.term, self.console = ctx, selection, rec, term, console
         self.sample = sample
@@ -175,16 +178,17 @@ class ReviewUI:
         task = self.ctx.tasks.get(c.task_id)
         con = self.console
         con.clear()
-        con.print(Text(
-            f"Reviewing [{i + 1}/{len(self.sel)}] · {self.ctx.suite} · {c.task_id} · "
-            f"{c.perturbation}", style="bold",
-        ))
+        con.print(
+            Text(
+                f"Reviewing [{i + 1}/{len(self.sel)}] · {self.ctx.suite} · {c.task_id} · {c.perturbation}",
+                style="bold",
+            )
+        )
         counts = self.counts()
         status = self.ctx.state.status(c)
         decided = sum(counts[k] for k in DECIDED)
         sub = (
-            f"{c.id} · level {c.level:g} · ε {c.epsilon:g} · {status} · "
-            f"{decided} of {len(self.sel)} decided"
+            f"{c.id} · level {c.level:g} · ε {c.epsilon:g} · {status} · {decided} of {len(self.sel)} decided"
         )
         if counts["skipped"]:
             sub += f" · {counts['skipped']} skipped"
@@ -209,39 +213,49 @@ class ReviewUI:
             con.print(self._label("Edited text (saved)"))
             con.print(visible(shown))
         char_level = c.perturbation == "typo"
-        con.print(self._label(
-            f"Diff ({'character' if char_level else 'word'}-level, "
-            f"{diff_stats(canonical, shown, char_level=char_level)})"
-        ))
+        con.print(
+            self._label(
+                f"Diff ({'character' if char_level else 'word'}-level, "
+                f"{diff_stats(canonical, shown, char_level=char_level)})"
+            )
+        )
         con.print(render_diff(canonical, shown, char_level=char_level))
         self._draw_flags(c, edited[1] if edited is not None else None, shown)
         if self.show_prov:
             self._draw_provenance(c)
         if decision is not None:
             note = f" ({decision.reason})" if decision.reason else ""
-            con.print(Text(
-                f"Current decision: {status} by {decision.reviewer} at {decision.at}{note}",
-                style="magenta",
-            ))
+            con.print(
+                Text(
+                    f"Current decision: {status} by {decision.reviewer} at {decision.at}{note}",
+                    style="magenta",
+                )
+            )
         con.rule(style="dim")
 
     def _draw_flags(self, c: Candidate, edited_screen: Screen | None, shown: str) -> None:
         con = self.console
         flags = list(c.screen.flags)
         if is_stale(c, self.ctx.tasks):
-            flags.insert(0, "STALE: the task changed or was removed since generation "
-                            "(reject it and run `perturb generate`; accept and edit are disabled)")
+            flags.insert(
+                0,
+                "STALE: the task changed or was removed since generation "
+                "(reject it and run `perturb generate`; accept and edit are disabled)",
+            )
         if not flags:
             con.print(Text("Screen: passed", style="green"))
         else:
-            con.print(Text(f"Screen: {len(flags)} flag{'s' if len(flags) > 1 else ''}",
-                           style="bold red"))
+            con.print(Text(f"Screen: {len(flags)} flag{'s' if len(flags) > 1 else ''}", style="bold red"))
             for flag in flags:
                 con.print(Text(f"  ! {flag}", style="red"))
         if edited_screen is not None:
             head = "passed" if edited_screen.passed else f"{len(edited_screen.flags)} flag(s)"
-            con.print(Text(f"Screen of the edited text: {head}",
-                           style="green" if edited_screen.passed else "bold red"))
+            con.print(
+                Text(
+                    f"Screen of the edited text: {head}",
+                    style="green" if edited_screen.passed else "bold red",
+                )
+            )
             for flag in edited_screen.flags:
                 con.print(Text(f"  ! {flag}", style="red"))
         hidden = find_hidden(shown)
@@ -320,8 +334,7 @@ class ReviewUI:
             while key not in ("y", "e", "n", "esc", "q"):
                 if key == "resize":
                     self.draw(i, (edited, screen))
-                    self.console.print(Text("y keep the edit · e edit again · n discard",
-                                            style="bold"))
+                    self.console.print(Text("y keep the edit · e edit again · n discard", style="bold"))
                 key = self.term.read_key()
             if key == "y":
                 self._record("edit", c, text=edited, screen=screen)
@@ -442,8 +455,14 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
 
 
 def run_review(
-    root: Path, suite: str | None = None, *, cls: str | None = None, task: str | None = None,
-    sample: int | None = None, seed: int | None = None, reviewer: str | None = None,
+    root: Path,
+    suite: str | None = None,
+    *,
+    cls: str | None = None,
+    task: str | None = None,
+    sample: int | None = None,
+    seed: int | None = None,
+    reviewer: str | None = None,
     console: Console | None = None,
 ) -> ReviewOutcome:
     """The interactive review of one suite. Needs a terminal on stdin."""
@@ -459,20 +478,34 @@ def run_review(
     who = resolve_reviewer(reviewer, root)
     rule = SampleRule(n=sample, seed=seed) if sample is not None and seed is not None else None
     con = console or Console(highlight=False)
-    resume = command_line("review", ctx.suite, root, [
-        ("--class", cls), ("--task", task), ("--sample", sample), ("--seed", seed),
-        ("--reviewer", reviewer),
-    ])
+    resume = command_line(
+        "review",
+        ctx.suite,
+        root,
+        [
+            ("--class", cls),
+            ("--task", task),
+            ("--sample", sample),
+            ("--seed", seed),
+            ("--reviewer", reviewer),
+        ],
+    )
     handlers = {}
     for sig in (signal.SIGTERM, signal.SIGHUP):
         handlers[sig] = signal.signal(sig, _raise_interrupt)
     try:
-        with Recorder(ctx, who, "perturb review") as rec, \
-                ResizeAwareTerminal(sys.stdin.fileno()) as term:
+        with Recorder(ctx, who, "perturb review") as rec, ResizeAwareTerminal(sys.stdin.fileno()) as term:
             ui = ReviewUI(ctx, selection, rec, term, con, rule)
             finished = ui.loop()
-            return ReviewOutcome(ctx.suite, ctx.paths.journal, ui.actions, ui.counts(),
-                                 finished, resume, command_line("freeze", ctx.suite, root))
+            return ReviewOutcome(
+                ctx.suite,
+                ctx.paths.journal,
+                ui.actions,
+                ui.counts(),
+                finished,
+                resume,
+                command_line("freeze", ctx.suite, root),
+            )
     finally:
         for sig, old in handlers.items():
             signal.signal(sig, old)

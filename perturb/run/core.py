@@ -31,7 +31,8 @@ from typing import Any
 from perturb.errors import GraderError, UsageError
 from perturb.freeze.core import assert_verified, load_fixtures
 from perturb.freeze.fixtures import lock_path_for
-from perturb.io.config import VARIANT_KINDS, Tier, get_tier
+from perturb.generate.perturbations import variant_kinds
+from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
 from perturb.records import FixtureEntry, RunManifest
@@ -149,10 +150,7 @@ def _select(
             )
         task_ids = sorted(set(tasks))
     wanted = set(task_ids) if task_ids is not None else None
-    chosen = [
-        e for e in entries
-        if e.perturbation in classes and (wanted is None or e.task_id in wanted)
-    ]
+    chosen = [e for e in entries if e.perturbation in classes and (wanted is None or e.task_id in wanted)]
     if not chosen:
         raise UsageError(
             f"{fixtures}: no entries match classes {', '.join(classes)}"
@@ -175,17 +173,18 @@ def _resolve(options: RunOptions, root: Path) -> tuple[Tier | None, int, int, fl
 
     trials = pick(options.trials, tier.trials if tier else None, None, "--trials")
     concurrency = pick(
-        options.concurrency, tier.concurrency if tier else None, DEFAULT_CONCURRENCY,
+        options.concurrency,
+        tier.concurrency if tier else None,
+        DEFAULT_CONCURRENCY,
         "--concurrency",
     )
     timeout = pick(options.timeout, tier.timeout if tier else None, DEFAULT_TIMEOUT_S, "--timeout")
-    classes = options.classes or (tier.classes if tier else None) or list(VARIANT_KINDS)
-    bad = [c for c in classes if c not in VARIANT_KINDS]
+    kinds = variant_kinds()
+    classes = options.classes or (tier.classes if tier else None) or list(kinds)
+    bad = [c for c in classes if c not in kinds]
     if bad:
-        raise UsageError(
-            f"unknown class {bad[0]!r} in --classes (expected some of: {', '.join(VARIANT_KINDS)})"
-        )
-    classes = [c for c in VARIANT_KINDS if c in set(classes)]
+        raise UsageError(f"unknown class {bad[0]!r} in --classes (expected some of: {', '.join(kinds)})")
+    classes = [c for c in kinds if c in set(classes)]
     tasks: Any = options.tasks if options.tasks else (tier.tasks if tier else None)
     return tier, trials, concurrency, float(timeout), classes, tasks
 
@@ -203,7 +202,7 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
     models = {e.grader.model for e in entries if e.grader.type == "llm_judge"}
     if not models:
         return None
-    from perturb.run.graders.judge import LLMJudge
+    from perturb.run.graders.llm_judge import LLMJudge
 
     default = options.judge_model or next((m for m in sorted(m for m in models if m)), None)
     env_name = options.api_key_env or "OPENAI_API_KEY"
@@ -241,8 +240,11 @@ def run(options: RunOptions) -> RunSummary:
     add_import_paths(root)  # callable graders and python agents live in the project
 
     agent = load_agent(
-        options.agent, project_root=root, base_url=options.base_url,
-        api_key_env=options.api_key_env, temperature=options.temperature,
+        options.agent,
+        project_root=root,
+        base_url=options.base_url,
+        api_key_env=options.api_key_env,
+        temperature=options.temperature,
         request_timeout=timeout,
     )
     judge = _make_judge(entries, options)
@@ -275,13 +277,24 @@ def run(options: RunOptions) -> RunSummary:
 
     if options.retry_errored and not manifest_path.exists():
         raise UsageError(
-            f"{run_dir}: no run to retry (expected {manifest_path}; run without "
-            "--retry-errored first)"
+            f"{run_dir}: no run to retry (expected {manifest_path}; run without --retry-errored first)"
         )
     plan = _Plan(
-        options=options, fixtures=fixtures, run_dir=run_dir, config=config, digest=digest,
-        tier=tier, trials=trials, concurrency=concurrency, timeout=timeout, entries=entries,
-        shas=shas, suite=suite, agent=agent, judge=judge, secrets=secrets,
+        options=options,
+        fixtures=fixtures,
+        run_dir=run_dir,
+        config=config,
+        digest=digest,
+        tier=tier,
+        trials=trials,
+        concurrency=concurrency,
+        timeout=timeout,
+        entries=entries,
+        shas=shas,
+        suite=suite,
+        agent=agent,
+        judge=judge,
+        secrets=secrets,
     )
     with run_lock(run_dir):  # creates the directory; one writer per run directory
         return _execute(plan)
@@ -328,11 +341,18 @@ def _execute(plan: _Plan) -> RunSummary:
                 f"{trials_path} exists but {manifest_path} does not (expected a run directory "
                 "written by `perturb run`; choose another --out)"
             )
-        manifest = RunManifest.model_validate({
-            "run_id": run_id, "fixtures": str(plan.fixtures), "concurrency": plan.concurrency,
-            "tier": tier.name if tier else None, "started_at": utc_now(),
-            "config_hash": plan.digest, **versions(), **config,
-        })
+        manifest = RunManifest.model_validate(
+            {
+                "run_id": run_id,
+                "fixtures": str(plan.fixtures),
+                "concurrency": plan.concurrency,
+                "tier": tier.name if tier else None,
+                "started_at": utc_now(),
+                "config_hash": plan.digest,
+                **versions(),
+                **config,
+            }
+        )
         resumed = False
     index = scan_trials(trials_path)
     if options.retry_errored:
@@ -355,16 +375,28 @@ def _execute(plan: _Plan) -> RunSummary:
     started = time.perf_counter()
     counts = Counts()
     runner = TrialRunner(
-        agent=plan.agent, judge=plan.judge, run_id=run_id, suite=plan.suite, shas=plan.shas,
-        seed=options.seed, temperature=options.temperature, timeout=plan.timeout,
+        agent=plan.agent,
+        judge=plan.judge,
+        run_id=run_id,
+        suite=plan.suite,
+        shas=plan.shas,
+        seed=options.seed,
+        temperature=options.temperature,
+        timeout=plan.timeout,
         concurrency=plan.concurrency,
-        secrets=secrets, counts=counts, fsync_interval=FSYNC_INTERVAL_S,
+        secrets=secrets,
+        counts=counts,
+        fsync_interval=FSYNC_INTERVAL_S,
     )
     show = options.progress if options.progress is not None else sys.stderr.isatty()
     with Appender(trials_path, fsync=False) as appender:
         asyncio.run(
             runner.run(
-                jobs, appender, todo=todo, progress=show, console=options.progress_console,
+                jobs,
+                appender,
+                todo=todo,
+                progress=show,
+                console=options.progress_console,
                 label=run_id,
             )
         )
@@ -375,8 +407,17 @@ def _execute(plan: _Plan) -> RunSummary:
     for key in totals:
         totals[key] += getattr(counts, key)
     return RunSummary(
-        run_id=run_id, run_dir=run_dir, trials_path=trials_path, ran=counts.ran,
-        passed=counts.passed, wrong=counts.wrong, errored=counts.errored,
-        done=done_before + counts.ran - counts.retried, total=total, totals=totals,
-        wall_s=wall, retry_pass=retry_pass, resumed=resumed,
+        run_id=run_id,
+        run_dir=run_dir,
+        trials_path=trials_path,
+        ran=counts.ran,
+        passed=counts.passed,
+        wrong=counts.wrong,
+        errored=counts.errored,
+        done=done_before + counts.ran - counts.retried,
+        total=total,
+        totals=totals,
+        wall_s=wall,
+        retry_pass=retry_pass,
+        resumed=resumed,
     )

@@ -141,9 +141,7 @@ class TrialRunner:
         if not ctx.slow_grader:
             return grade(entry.grader, entry.expected, output, ctx.task_context)
         if entry.grader.type == "llm_judge":
-            return await grade_async(
-                entry.grader, entry.expected, output, ctx.task_context, judge=self.judge
-            )
+            return await grade_async(entry.grader, entry.expected, output, ctx.task_context, judge=self.judge)
         if self._pool is None:
             self._pool = DaemonPool("perturb-grader")
         loop = asyncio.get_running_loop()
@@ -204,7 +202,11 @@ class TrialRunner:
         except (TypeError, ValueError) as exc:
             outcome = "errored"
             record.update(
-                outcome=outcome, output=None, trace=None, grader_note=None, error_kind="malformed",
+                outcome=outcome,
+                output=None,
+                trace=None,
+                grader_note=None,
+                error_kind="malformed",
                 error=f"the agent's output or trace is not JSON-serialisable: {exc}",
             )
             line = _dumps(record)
@@ -216,9 +218,7 @@ class TrialRunner:
 
     # ------------------------------------------------------------------ loop
 
-    async def _worker(
-        self, jobs: Iterator[tuple[FixtureEntry, int, int]], appender: Appender
-    ) -> None:
+    async def _worker(self, jobs: Iterator[tuple[FixtureEntry, int, int]], appender: Appender) -> None:
         counts = self.counts
         for entry, attempt, retry in jobs:
             data, outcome = await self._trial(entry, attempt, retry)
@@ -248,8 +248,12 @@ class TrialRunner:
             await asyncio.sleep(0.2)
             elapsed = max(time.perf_counter() - started, 1e-9)
             progress.update(
-                task, completed=counts.ran, rate=f"{counts.ran / elapsed:.1f}/s",
-                passed=counts.passed, wrong=counts.wrong, errored=counts.errored,
+                task,
+                completed=counts.ran,
+                rate=f"{counts.ran / elapsed:.1f}/s",
+                passed=counts.passed,
+                wrong=counts.wrong,
+                errored=counts.errored,
             )
             progress.refresh()
 
@@ -277,9 +281,7 @@ class TrialRunner:
             console=console or Console(stderr=True),
             auto_refresh=False,
         )
-        task = progress.add_task(
-            label, total=todo, rate="", passed=0, wrong=0, errored=0
-        )
+        task = progress.add_task(label, total=todo, rate="", passed=0, wrong=0, errored=0)
         progress.start()
         return progress, task
 
@@ -321,8 +323,11 @@ class TrialRunner:
             if bar is not None:
                 elapsed = max(time.perf_counter() - started, 1e-9)
                 bar.update(
-                    task, completed=self.counts.ran, passed=self.counts.passed,
-                    wrong=self.counts.wrong, errored=self.counts.errored,
+                    task,
+                    completed=self.counts.ran,
+                    passed=self.counts.passed,
+                    wrong=self.counts.wrong,
+                    errored=self.counts.errored,
                     rate=f"{self.counts.ran / elapsed:.1f}/s",
                 )
                 bar.refresh()

@@ -109,16 +109,43 @@ def load_data(name: str) -> Any:
 
 GenerateFn = Callable[[TaskContext, float, random.Random, int], Variant]
 MeasureFn = Callable[[TaskContext, str, dict[str, Any]], float]
+LLMRequestFn = Callable[[TaskContext, int], tuple[dict[str, str], dict[str, Any]]]
+LLMDetailsFn = Callable[[TaskContext, str, dict[str, Any]], dict[str, Any]]
+ScreenFn = Callable[[Task, str, dict[str, Any]], tuple[list[str], list[str]]]
 
 
 @dataclass(frozen=True)
 class ClassSpec:
-    """One perturbation class: how to generate it by rules and how ε is measured."""
+    """One perturbation class: how to generate it by rules, how ε is measured, and the
+    class-specific parts of the LLM request and of the pre-screen.
+
+    A class module exports one ``SPEC = ClassSpec(...)``; the registry
+    (:data:`perturb.generate.perturbations.CLASSES`) is built from those and from the
+    ``perturb.perturbations`` entry points."""
 
     name: str
+    """What users write (``--classes typo``) and what fixtures record as ``perturbation``."""
     default_level: float
+    """The requested ε when ``--intensity`` names no level for this class."""
     max_level: float
+    """The largest level ``--intensity`` accepts for this class."""
     length_ratio: tuple[float, float]
+    """The pre-screen's accepted range of (variant characters ÷ canonical characters)."""
     epsilon: str
+    """What ε means for this class and how it is measured on a finished text."""
     generate: GenerateFn
+    """Rules generator: ``(ctx, level, rng, index) -> Variant``; raise :class:`SkipGeneration`
+    with a reason when the task cannot be perturbed."""
     measure: MeasureFn
+    """ε of a finished text (rules, LLM and reviewer-edited output alike)."""
+    llm_request: LLMRequestFn | None = None
+    """``(ctx, index) -> (template substitutions, details fixed before asking)`` for the LLM
+    generator; ``None`` adds nothing to the template's ``$task``, ``$level``, ``$epsilon``."""
+    llm_details: LLMDetailsFn | None = None
+    """``(ctx, text, details) -> details``: completes an LLM variant's details."""
+    screen: ScreenFn | None = None
+    """``(task, text, details) -> (allowed new values, flags)``: class-specific pre-screen
+    checks; allowed values are new values the class may add (a self-correction's wrong one)."""
+    template: str | None = None
+    """The LLM prompt template (``[system]`` and ``[user]`` sections); ``None`` reads the
+    shipped ``perturb/generate/templates/<name>.txt``."""

@@ -14,11 +14,22 @@ WORD_RE = re.compile(r"[A-Za-z0-9]+(?:['’][A-Za-z]+)*")
 # A sentence ends at . ! ? (possibly followed by closing quotes/brackets) before whitespace and
 # an upper-case letter, digit, quote or sentinel; not after a common abbreviation.
 _ABBREVIATIONS = (
-    "mr", "mrs", "ms", "dr", "st", "no", "vs", "etc", "e.g", "i.e", "approx", "jr", "sr", "prof",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "st",
+    "no",
+    "vs",
+    "etc",
+    "e.g",
+    "i.e",
+    "approx",
+    "jr",
+    "sr",
+    "prof",
 )
-_SENT_END_RE = re.compile(
-    r"(?<=[.!?])[\"'”’)]*\s+(?=[A-Z0-9\"'“(\ue000])"
-)
+_SENT_END_RE = re.compile(r"(?<=[.!?])[\"'”’)]*\s+(?=[A-Z0-9\"'“(\ue000])")
 _ABBR_RE = re.compile(r"(?:^|\W)(" + "|".join(re.escape(a) for a in _ABBREVIATIONS) + r")\.$", re.I)
 _TOKEN_OR_SENTINEL_RE = re.compile(
     SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|[A-Za-z0-9]+(?:['’][A-Za-z]+)*"
@@ -182,9 +193,7 @@ def kendall_distance(order: Sequence[int]) -> float:
     n = len(order)
     if n < 2:
         return 0.0
-    discordant = sum(
-        1 for i in range(n) for j in range(i + 1, n) if order[i] > order[j]
-    )
+    discordant = sum(1 for i in range(n) for j in range(i + 1, n) if order[i] > order[j])
     return discordant / (n * (n - 1) / 2)
 
 

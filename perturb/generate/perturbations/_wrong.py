@@ -20,10 +20,35 @@ from perturb.generate.perturbations._context import load_data
 from perturb.generate.slots import place_kind
 
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
-          "September", "October", "November", "December")
-NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                "ten", "eleven", "twelve")
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+NUMBER_WORDS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 _NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS[1:]) + r")\b", re.I)
 _IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women"}
 _RELATIVE = {"today": "tomorrow", "tomorrow": "today", "tonight": "tomorrow", "yesterday": "today"}
@@ -204,8 +229,11 @@ def _wrong_id(value: str, rng: random.Random) -> str | None:
 
 def _wrong_place(value: str, rng: random.Random, avoid: Collection[str]) -> str | None:
     region, aliases = _regions()
-    others = [p for p in region.get(value, ())
-              if p not in aliases.get(value, ()) and not any(p in a or a in p for a in avoid)]
+    others = [
+        p
+        for p in region.get(value, ())
+        if p not in aliases.get(value, ()) and not any(p in a or a in p for a in avoid)
+    ]
     return rng.choice(others) if others else None
 
 
@@ -217,8 +245,15 @@ def category_of(value: str) -> list[str] | None:
     return None
 
 
-def wrong_value(value: str, kind: str, rng: random.Random, *, before: str = "", after: str = "",
-                avoid: Collection[str] = ()) -> str | None:
+def wrong_value(
+    value: str,
+    kind: str,
+    rng: random.Random,
+    *,
+    before: str = "",
+    after: str = "",
+    avoid: Collection[str] = (),
+) -> str | None:
     """A plausible wrong value of the same type as ``value``, or None.
 
     ``before``/``after``: the prompt text around the value (a weekday before a date, the noun
@@ -227,8 +262,11 @@ def wrong_value(value: str, kind: str, rng: random.Random, *, before: str = "", 
     base = value.lower().rstrip("s")
     if base in (d.lower() for d in WEEKDAYS):
         plural = value.lower().endswith("days")
-        others = [d for d in WEEKDAYS if d.lower() != base
-                  and d.lower() not in avoid_low and d.lower() + "s" not in avoid_low]
+        others = [
+            d
+            for d in WEEKDAYS
+            if d.lower() != base and d.lower() not in avoid_low and d.lower() + "s" not in avoid_low
+        ]
         return same_case(value, rng.choice(others) + ("s" if plural else "")) if others else None
     if value in MONTHS:
         return rng.choice([m for m in MONTHS if m != value and m.lower() not in avoid_low])

@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from perturb.generate.perturbations._context import SkipGeneration, TaskContext, Variant, load_data
+from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant, load_data
 from perturb.generate.perturbations._text import inserted_count, rounded, sentence_spans, words
 from perturb.generate.slots import find_protected
 
@@ -116,8 +116,9 @@ class _Allowed:
 @functools.lru_cache(maxsize=1024)
 def _allowed(banned: frozenset[str], follow_ups_ok: bool = True) -> _Allowed:
     later = follow_ups()
-    sentences = tuple((s, n) for s, content, n in pool()
-                      if not (content & banned) and (follow_ups_ok or s not in later))
+    sentences = tuple(
+        (s, n) for s, content, n in pool() if not (content & banned) and (follow_ups_ok or s not in later)
+    )
     by_len: dict[int, list[str]] = {}
     for s, n in sentences:
         by_len.setdefault(n, []).append(s)
@@ -162,8 +163,9 @@ def target_tokens(counts: tuple[tuple[int, int], ...], target: float) -> tuple[i
     sums = [s for s in range(1, reach.bit_length()) if reach >> s & 1]
     tokens = min(sums, key=lambda s: (abs(s - target), s))
     prefer = max(1, math.ceil(tokens / 14))
-    pieces = min((j for j in range(1, MAX_PIECES + 1) if last[j] >> tokens & 1),
-                 key=lambda j: (abs(j - prefer), j))
+    pieces = min(
+        (j for j in range(1, MAX_PIECES + 1) if last[j] >> tokens & 1), key=lambda j: (abs(j - prefer), j)
+    )
     return tokens, pieces
 
 
@@ -176,8 +178,11 @@ def _pick(allowed: _Allowed, tokens: int, pieces: int, rng: random.Random) -> li
     rest, left = tokens, pieces
     for i in range(len(counts), 0, -1):
         length, count = counts[i - 1]
-        options = [u for u in range(min(count, left) + 1)
-                   if rest - u * length >= 0 and table[i - 1][left - u] >> (rest - u * length) & 1]
+        options = [
+            u
+            for u in range(min(count, left) + 1)
+            if rest - u * length >= 0 and table[i - 1][left - u] >> (rest - u * length) & 1
+        ]
         u = rng.choice(options)
         chosen.extend(rng.sample(allowed.by_len[length], u))
         rest -= u * length
@@ -237,3 +242,15 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     original = words(ctx.prompt)
     return rounded(inserted_count(original, words(text)) / max(1, len(original)))
+
+
+SPEC = ClassSpec(
+    name="distractor",
+    default_level=0.3,
+    max_level=3.0,
+    length_ratio=(1.02, 5.0),
+    epsilon="inserted word tokens / word tokens of the canonical prompt",
+    generate=generate,
+    measure=measure,
+)
+"""The distractor class: rules generator, ε definition and screening bounds."""

@@ -36,6 +36,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from perturb.generate.perturbations._context import (
+    ClassSpec,
     SkipGeneration,
     TaskContext,
     Variant,
@@ -54,10 +55,18 @@ from perturb.generate.perturbations._phrases import (
 )
 from perturb.generate.perturbations._text import rounded, sentence_spans, trailing_clause, word_change_share
 
-MINOR = frozenset({
-    "word:what's", "word:what is", "word:hi", "word:hello", "word:thanks", "word:thank you",
-    "please_to_end", "please_to_front",
-})
+MINOR = frozenset(
+    {
+        "word:what's",
+        "word:what is",
+        "word:hi",
+        "word:hello",
+        "word:thanks",
+        "word:thank you",
+        "please_to_end",
+        "please_to_front",
+    }
+)
 """Rules that alone make a near-identical variant; never the only change (with the phrase
 entries marked ``"minor": true`` in ``paraphrase.json``: function-word swaps such as
 ``onto``/``on`` or ``so``/``so that``; see :func:`minor_rules`)."""
@@ -159,16 +168,21 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     return [("framing", edits)]
 
 
-_ASK_LEADS = (("Could you tell me ", "?"), ("Can you tell me ", "?"), ("I'd like to know ", "."),
-              ("Please let me know ", "."))
+_ASK_LEADS = (
+    ("Could you tell me ", "?"),
+    ("Can you tell me ", "?"),
+    ("I'd like to know ", "."),
+    ("Please let me know ", "."),
+)
 _WHAT_RE = re.compile(r"(?:What's|What is|what's|what is)\s+(?=(?:the|my|our|your)\b)")
 _HOW_RE = re.compile(
     r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
 )
 
 
-def question_ops(masked: str, start: int, end: int, rng: random.Random,
-                 leads: Sequence[Sequence[str]] = _ASK_LEADS) -> list[Op]:
+def question_ops(
+    masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]] = _ASK_LEADS
+) -> list[Op]:
     """Direct questions asked as requests: "What's the X?" -> "Could you tell me the X?",
     "How many X do I have?" -> "Could you tell me how many X I have?". ``leads``: (opening,
     final punctuation) pairs to choose from."""
@@ -329,8 +343,9 @@ def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str
     return ctx.unmask(edited), names
 
 
-def _second_change(ctx: TaskContext, ops: list[Op], first: Op, level: float, text: str,
-                   names: list[str]) -> tuple[str, list[str]]:
+def _second_change(
+    ctx: TaskContext, ops: list[Op], first: Op, level: float, text: str, names: list[str]
+) -> tuple[str, list[str]]:
     """A single-change variant with one more lexical or structural change: the one that
     leaves ε nearest the level (at most twice the level, so a low level is not swamped)."""
     masked = ctx.masked
@@ -363,3 +378,16 @@ def trivial(names: Sequence[str], eps: float, level: float) -> bool:
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     return rounded(word_change_share(ctx.free_words, free_words_of(ctx, text)))
+
+
+SPEC = ClassSpec(
+    name="paraphrase",
+    default_level=0.2,
+    max_level=1.0,
+    length_ratio=(0.6, 1.8),
+    epsilon="share of non-protected word tokens changed: 1 - matched / max(original, new) "
+    "under difflib word alignment",
+    generate=generate,
+    measure=measure,
+)
+"""The paraphrase class: rules generator, ε definition and screening bounds."""

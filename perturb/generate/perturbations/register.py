@@ -51,6 +51,7 @@ from breame.spelling import (
 )
 
 from perturb.generate.perturbations._context import (
+    ClassSpec,
     SkipGeneration,
     TaskContext,
     Variant,
@@ -267,8 +268,9 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
     return masked
 
 
-def _greeting(masked: str, reg: str, rng: random.Random, formal: bool,
-              keeps_capital: Callable[[str], bool]) -> str:
+def _greeting(
+    masked: str, reg: str, rng: random.Random, formal: bool, keeps_capital: Callable[[str], bool]
+) -> str:
     """Add (or swap) a greeting. Formal greetings ("Dear Sir or Madam,") only come with a
     formally phrased request; the next word is lower-cased unless it must keep its capital,
     in which case the greeting stands alone ("Hello sir! First cancel ...")."""
@@ -428,3 +430,33 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     return rounded(word_change_share(ctx.free_words, free_words_of(ctx, text)))
+
+
+REGISTER_DESCRIPTIONS = {
+    "formal_british": "formal British English (British spelling such as colour/cheque, "
+    "formal politeness such as 'Would you be so kind as to', no contractions)",
+    "casual_indian": "casual Indian English (British spelling, 'Kindly', 'Hello sir', "
+    "'Please do the needful', friendly and direct)",
+    "terse_us": "casual, terse US English (American spelling, contractions, 'pls', 'thx', no greeting)",
+}
+"""What the LLM template's ``$register_description`` says of each register."""
+
+
+def _llm_request(ctx: TaskContext, index: int) -> tuple[dict[str, str], dict[str, Any]]:
+    """The register this variant is asked for, fixed before asking (as the rules do)."""
+    reg = register_for(ctx.task.id, index)
+    return {"register": reg, "register_description": REGISTER_DESCRIPTIONS[reg]}, {"register": reg}
+
+
+SPEC = ClassSpec(
+    name="register",
+    default_level=0.2,
+    max_level=1.0,
+    length_ratio=(0.6, 1.9),
+    epsilon="share of non-protected word tokens changed: 1 - matched / max(original, new) "
+    "under difflib word alignment",
+    generate=generate,
+    measure=measure,
+    llm_request=_llm_request,
+)
+"""The register class: rules generator, ε definition and screening bounds."""

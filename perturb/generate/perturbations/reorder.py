@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from perturb.generate.perturbations._context import SkipGeneration, TaskContext, Variant
+from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import (
     capitalize_first,
     decapitalize_first,
@@ -49,21 +49,105 @@ _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 _GLUE_SENTENCE = {
-    "it", "this", "that", "they", "them", "these", "those", "there", "also", "then", "he",
-    "she", "his", "her", "its", "their", "so", "but", "and", "or", "otherwise", "instead",
-    "however", "both", "same", "such", "which", "as", "plus", "too",
+    "it",
+    "this",
+    "that",
+    "they",
+    "them",
+    "these",
+    "those",
+    "there",
+    "also",
+    "then",
+    "he",
+    "she",
+    "his",
+    "her",
+    "its",
+    "their",
+    "so",
+    "but",
+    "and",
+    "or",
+    "otherwise",
+    "instead",
+    "however",
+    "both",
+    "same",
+    "such",
+    "which",
+    "as",
+    "plus",
+    "too",
 }
 _GLUE_CLAUSE = {
-    "which", "who", "whom", "whose", "that", "but", "so", "because", "as", "where", "when",
-    "if", "unless", "or", "then", "since", "while", "although", "though", "otherwise", "and",
-    "it", "this",
+    "which",
+    "who",
+    "whom",
+    "whose",
+    "that",
+    "but",
+    "so",
+    "because",
+    "as",
+    "where",
+    "when",
+    "if",
+    "unless",
+    "or",
+    "then",
+    "since",
+    "while",
+    "although",
+    "though",
+    "otherwise",
+    "and",
+    "it",
+    "this",
 }
 _BARE = {"please", "thanks", "thank you", "thank you very much", "cheers"}
-_NO_SPLIT = {"if", "when", "unless", "because", "although", "though", "while", "since", "as",
-             "once", "after", "before", "whether", "hi", "hello", "hey"}
-_FRONTABLE = {"under", "below", "for", "on", "in", "at", "by", "within",
-              "with", "without", "from", "via", "between", "no", "not", "ideally", "preferably",
-              "around", "over", "above", "during", "near"}
+_NO_SPLIT = {
+    "if",
+    "when",
+    "unless",
+    "because",
+    "although",
+    "though",
+    "while",
+    "since",
+    "as",
+    "once",
+    "after",
+    "before",
+    "whether",
+    "hi",
+    "hello",
+    "hey",
+}
+_FRONTABLE = {
+    "under",
+    "below",
+    "for",
+    "on",
+    "in",
+    "at",
+    "by",
+    "within",
+    "with",
+    "without",
+    "from",
+    "via",
+    "between",
+    "no",
+    "not",
+    "ideally",
+    "preferably",
+    "around",
+    "over",
+    "above",
+    "during",
+    "near",
+}
 
 
 @dataclass
@@ -263,3 +347,16 @@ def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
         free.remove(pick)
         order.append(pick)
     return rounded(kendall_distance(order))
+
+
+SPEC = ClassSpec(
+    name="reorder",
+    default_level=0.3,
+    max_level=1.0,
+    length_ratio=(0.9, 1.12),
+    epsilon="normalised Kendall tau distance between the canonical and the new order of the "
+    "constraint segments (discordant pairs / n(n-1)/2)",
+    generate=generate,
+    measure=measure,
+)
+"""The reorder class: rules generator, ε definition and screening bounds."""

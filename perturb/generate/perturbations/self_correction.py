@@ -33,14 +33,16 @@ correctable value preceded (within a short window) by a correction phrase.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from typing import Any
 
-from perturb.generate.perturbations._context import SkipGeneration, TaskContext, Variant
+from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans
 from perturb.generate.perturbations._wrong import categories, category_of, wrong_value
 from perturb.generate.slots import Span, detect, find_protected, sentinel
+from perturb.records import Task
 
 PHRASINGS: dict[str, tuple[str, str]] = {
     "dash_sorry": ("{wrong} — sorry, I meant ", ""),
@@ -71,8 +73,14 @@ _TIER = {"place": 2, "id": 1}
 _NOT_LANDMARK = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
 
 __all__ = [
-    "CUE_RE", "PHRASINGS", "correctable", "found_corrections", "generate", "infer_corrections",
-    "measure", "wrong_value",
+    "CUE_RE",
+    "PHRASINGS",
+    "correctable",
+    "found_corrections",
+    "generate",
+    "infer_corrections",
+    "measure",
+    "wrong_value",
 ]
 
 
@@ -131,7 +139,11 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     if _capital_by_position(ctx, span, kind):
         return None
     return wrong_value(
-        span.text, kind, rng, before=ctx.prompt[: span.start], after=ctx.prompt[span.end :],
+        span.text,
+        kind,
+        rng,
+        before=ctx.prompt[: span.start],
+        after=ctx.prompt[span.end :],
         avoid=ctx.protected,
     )
 
@@ -286,3 +298,94 @@ def infer_corrections(ctx: TaskContext, text: str) -> list[dict[str, str]]:
                 break
             start = text.find(span.text, start + 1)
     return out
+
+
+def correction_flags(task: Task, text: str, details: dict[str, Any]) -> list[str]:
+    corrections = details.get("corrections")
+    if not isinstance(corrections, list) or not corrections:
+        if all(k in details for k in ("slot", "wrong", "final")):
+            corrections = [{k: details[k] for k in ("slot", "wrong", "final")}]
+        else:
+            return ["self_correction details name no correction (expected slot, wrong and final)"]
+    flags = []
+    for c in corrections:
+        if not isinstance(c, dict):
+            flags.append("self_correction details: a correction is not an object")
+            continue
+        slot, wrong, final = str(c.get("slot", "")), str(c.get("wrong", "")), str(c.get("final", ""))
+        canonical = task.slots.get(slot) if slot in task.slots else final
+        if slot in task.slots and final != canonical:
+            flags.append(f"final value of slot {slot!r} is {final!r}, expected the canonical {canonical!r}")
+            continue
+        if not final or final not in task.prompt:
+            flags.append(f"final value {final!r} is not a value of the canonical prompt")
+            continue
+        if not wrong or wrong == final:
+            flags.append(f"wrong value {wrong!r} must differ from the final value {final!r}")
+            continue
+        w = text.find(wrong)
+        if w < 0:
+            flags.append(f"wrong value {wrong!r} does not appear in the text")
+            continue
+        last_final = text.rfind(final)
+        last_wrong = _rfind_word(text, wrong)
+        if last_wrong > last_final >= 0:
+            flags.append(f"the last value stated is the wrong {wrong!r}, expected the canonical {final!r}")
+        elif last_final < 0 or w > last_final:
+            flags.append(f"wrong value {wrong!r} does not appear before the final value {final!r}")
+    return flags
+
+
+def _rfind_word(text: str, value: str) -> int:
+    best = -1
+    for m in re.finditer(re.escape(value), text):
+        best = m.start()
+    return best
+
+
+def _screen(task: Task, text: str, details: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """Pre-screen: the stated wrong values may be new values; each correction is checked."""
+    corrections = details.get("corrections")
+    allowed: list[str] = []
+    if isinstance(corrections, list):
+        allowed = [str(c.get("wrong", "")) for c in corrections if isinstance(c, dict)]
+    elif "wrong" in details:
+        allowed = [str(details["wrong"])]
+    return allowed, correction_flags(task, text, details)
+
+
+def _llm_request(ctx: TaskContext, index: int) -> tuple[dict[str, str], dict[str, Any]]:
+    """The template's ``$correctable``: the values the model may correct."""
+    listed = [{"slot": label, "value": span.text} for label, span in correctable(ctx)]
+    return {"correctable": json.dumps(listed, ensure_ascii=False)}, {}
+
+
+def _llm_details(ctx: TaskContext, text: str, details: dict[str, Any]) -> dict[str, Any]:
+    """A ``corrections`` list: the model's slot/wrong/final, else inferred from the text."""
+    if all(isinstance(details.get(k), str) and details.get(k) for k in ("wrong", "final")):
+        details["corrections"] = [
+            {k: str(details.get(k, "")) for k in ("slot", "wrong", "final", "phrasing")}
+        ]
+    else:
+        corrections = infer_corrections(ctx, text)
+        if corrections:
+            details.update(corrections[0])
+            details["corrections"] = corrections
+    return details
+
+
+SPEC = ClassSpec(
+    name="self_correction",
+    default_level=0.2,
+    max_level=1.0,
+    length_ratio=(1.0, 2.5),
+    epsilon="corrections / correctable slots (a correction: a plausible wrong value of the "
+    "same type, a correction phrase, then the canonical value; one correction at the default "
+    "level, several only in clauses that are not next to each other)",
+    generate=generate,
+    measure=measure,
+    llm_request=_llm_request,
+    llm_details=_llm_details,
+    screen=_screen,
+)
+"""The self_correction class: rules generator, ε definition and screening bounds."""

@@ -40,7 +40,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from perturb.generate.perturbations._context import SkipGeneration, TaskContext, Variant
+from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import WORD_RE, altered_share, rounded, words
 
 CASE_MODES = ("keep", "lower", "capitalised", "sticky_shift", "caps_lock")
@@ -70,8 +70,10 @@ def keyboard() -> dict[str, tuple[str, ...]]:
 def _case_like(template: str, new: str) -> str:
     """``new`` (same length as ``template``) with the case of ``template`` position by
     position: a capital stays where the typist put it."""
-    return "".join(n.upper() if t.isupper() else n.lower() if t.islower() else n
-                   for t, n in zip(template, new, strict=True))
+    return "".join(
+        n.upper() if t.isupper() else n.lower() if t.islower() else n
+        for t, n in zip(template, new, strict=True)
+    )
 
 
 def edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
@@ -180,8 +182,11 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             mode = "keep"
     elif mode == "lower":
         original = {m.start(): m.group() for m in WORD_RE.finditer(ctx.masked)}
-        recased = [(m.start(), {"word": original[m.start()], "new": m.group()})
-                   for m in WORD_RE.finditer(masked) if original.get(m.start()) != m.group()]
+        recased = [
+            (m.start(), {"word": original[m.start()], "new": m.group()})
+            for m in WORD_RE.finditer(masked)
+            if original.get(m.start()) != m.group()
+        ]
         if not recased:
             mode = "keep"
     out = masked
@@ -214,3 +219,17 @@ def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     original, eligible = _eligible(ctx)
     folded = [w.lower() for w in original]
     return rounded(altered_share(folded, [w.lower() for w in words(text)], eligible))
+
+
+SPEC = ClassSpec(
+    name="typo",
+    default_level=0.1,
+    max_level=1.0,
+    length_ratio=(0.9, 1.1),
+    epsilon="share of eligible words (two letters or more, outside protected values) with a "
+    "keyboard slip, compared case-insensitively (casing slips are counted separately and add "
+    "nothing)",
+    generate=generate,
+    measure=measure,
+)
+"""The typo class: rules generator, ε definition and screening bounds."""

@@ -8,7 +8,18 @@ comments and the GitHub Actions job summary), ``junit`` (JUnit XML) and ``html``
 
 from __future__ import annotations
 
+from perturb.plugins import Registry
 from perturb.report.aggregate import Analysis, ClassSummary, Interval
+from perturb.report.formats.spec import FormatSpec
+
+FORMATS: Registry[FormatSpec] = Registry(
+    "report format",
+    "perturb.formats",
+    FormatSpec,
+    tuple(f"perturb.report.formats.{name}" for name in ("text", "json_format", "markdown", "junit", "html")),
+)
+"""Format name -> its spec: text, json, md, junit, html, then plugins (entry-point group
+``perturb.formats``)."""
 
 SCHEMA = "perturb.report/v1"
 SCHEMA_VERSION = 1

@@ -25,9 +25,20 @@ from perturb.report.formats import (
     signed,
     usd,
 )
+from perturb.report.formats.spec import FormatSpec
 
-PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2",
-           "#7f7f7f", "#bcbd22", "#17becf")
+PALETTE = (
+    "#1f77b4",
+    "#d62728",
+    "#2ca02c",
+    "#ff7f0e",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
 RED, GREEN, GREY = "#c0392b", "#1e8449", "#555555"
 
 CSS = """
@@ -57,9 +68,9 @@ def _table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
     """An HTML table; cells are already escaped HTML."""
     head = "".join(f"<th>{h}</th>" for h in header)
     body = "".join(
-        "<tr>" + "".join(
-            f'<td class="l">{c}</td>' if i < left else f"<td>{c}</td>" for i, c in enumerate(row)
-        ) + "</tr>"
+        "<tr>"
+        + "".join(f'<td class="l">{c}</td>' if i < left else f"<td>{c}</td>" for i, c in enumerate(row))
+        + "</tr>"
         for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
@@ -95,19 +106,24 @@ def delta_chart(a: Analysis) -> str:
     def x(v: float) -> float:
         return left + (v - lo) / (hi - lo) * plot_w
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="delta chart">']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="delta chart">'
+    ]
     steps = round((hi - lo) / 0.1)
     stride = 1 if steps <= 10 else 2 if steps <= 20 else 5
     for i in range(0, steps + 1, stride):
         v = lo + i * 0.1
         xv = x(v)
         tick = "0" if abs(v) < 1e-9 else f"{v:+.1f}"
-        parts.append(f'<line x1="{xv:.1f}" y1="{top - 6}" x2="{xv:.1f}" '
-                     f'y2="{height - 24}" stroke="#e6e6e6"/>')
+        parts.append(
+            f'<line x1="{xv:.1f}" y1="{top - 6}" x2="{xv:.1f}" y2="{height - 24}" stroke="#e6e6e6"/>'
+        )
         parts.append(f'<text x="{xv:.1f}" y="{height - 8}" text-anchor="middle">{tick}</text>')
-    parts.append(f'<line x1="{x(0):.1f}" y1="{top - 10}" x2="{x(0):.1f}" y2="{height - 24}" '
-                 'stroke="#333" stroke-width="1.5"/>')
+    parts.append(
+        f'<line x1="{x(0):.1f}" y1="{top - 10}" x2="{x(0):.1f}" y2="{height - 24}" '
+        'stroke="#333" stroke-width="1.5"/>'
+    )
     for i, (label, iv) in enumerate(rows):
         y = top + row_h * i + row_h / 2
         color = RED if iv.high < 0 else GREEN if iv.low > 0 else GREY
@@ -138,26 +154,29 @@ def curve_chart(a: Analysis) -> str:
     def y(v: float) -> float:
         return top + (1 - v) * plot_h
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="pass^k curves">']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="pass^k curves">'
+    ]
     for i in range(11):
         v = i / 10
-        parts.append(f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + plot_w}" y2="{y(v):.1f}" '
-                     f'stroke="{"#bbb" if i in (0, 10) else "#eee"}"/>')
+        parts.append(
+            f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + plot_w}" y2="{y(v):.1f}" '
+            f'stroke="{"#bbb" if i in (0, 10) else "#eee"}"/>'
+        )
         if i % 2 == 0:
-            parts.append(f'<text x="{left - 8}" y="{y(v) + 4:.1f}" text-anchor="end">'
-                         f"{v:.1f}</text>")
+            parts.append(f'<text x="{left - 8}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
     for k in range(1, k_max + 1):
-        parts.append(f'<text x="{x(k):.1f}" y="{top + plot_h + 18}" text-anchor="middle">'
-                     f"{k}</text>")
-    parts.append(f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle">'
-                 "k (all k trials must pass)</text>")
+        parts.append(f'<text x="{x(k):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{k}</text>')
+    parts.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle">'
+        "k (all k trials must pass)</text>"
+    )
     for i, c in enumerate(a.classes):
         color = PALETTE[i % len(PALETTE)]
         pts = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in c.curve)
         parts.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="3"/>')
-        parts += [f'<circle cx="{x(k):.1f}" cy="{y(v):.1f}" r="4" fill="{color}"/>'
-                  for k, v in c.curve]
+        parts += [f'<circle cx="{x(k):.1f}" cy="{y(v):.1f}" r="4" fill="{color}"/>' for k, v in c.curve]
         ly = top + 10 + i * 22
         parts += [
             f'<rect x="{width - right + 16}" y="{ly - 9}" width="18" height="12" fill="{color}"/>',
@@ -179,12 +198,33 @@ def _label(r: TaskRow) -> str:
 def _task_table(a: Analysis, rows: list[TaskRow]) -> str:
     k = a.k
     return _table(
-        ["task", "class", "passed", "wrong", "errored", "pass@1", f"pass@{k}", f"pass^{k}",
-         "all passed", "label"],
-        [[f"<code>{escape(r.task_id)}</code>", escape(r.kind), f"{r.passed}/{r.n}",
-          str(r.wrong), str(r.errored), f3(r.mean), f3(r.pass_at[k]), f3(r.pass_hat[k]),
-          "yes" if r.all_passed else "no", _label(r)]
-         for r in rows],
+        [
+            "task",
+            "class",
+            "passed",
+            "wrong",
+            "errored",
+            "pass@1",
+            f"pass@{k}",
+            f"pass^{k}",
+            "all passed",
+            "label",
+        ],
+        [
+            [
+                f"<code>{escape(r.task_id)}</code>",
+                escape(r.kind),
+                f"{r.passed}/{r.n}",
+                str(r.wrong),
+                str(r.errored),
+                f3(r.mean),
+                f3(r.pass_at[k]),
+                f3(r.pass_hat[k]),
+                "yes" if r.all_passed else "no",
+                _label(r),
+            ]
+            for r in rows
+        ],
         left=2,
     )
 
@@ -194,13 +234,37 @@ def _sections(a: Analysis) -> list[str]:
     out = [
         "<h2>Scorecard</h2>",
         _table(
-            ["class", "tasks", "n", "mean", f"pass@{k}", f"pass^{k}", "Δ mean [95%]",
-             f"Δ pass^{k} [95%]", "matched", "flaky", "brittle", "errored"],
-            [[escape(c.kind), str(c.n_tasks), n_range(c.n_min, c.n_max), f3(c.mean),
-              f3(c.pass_at[k]), f3(c.pass_hat[k]), _iv(c.delta.mean if c.delta else None),
-              _iv(c.delta.pass_hat[k] if c.delta else None),
-              str(c.delta.n_tasks) if c.delta else "-", f"{c.flaky}/{c.n_tasks}",
-              f"{c.brittle}/{c.n_tasks}", percent(c.errored_share)] for c in a.classes],
+            [
+                "class",
+                "tasks",
+                "n",
+                "mean",
+                f"pass@{k}",
+                f"pass^{k}",
+                "Δ mean [95%]",
+                f"Δ pass^{k} [95%]",
+                "matched",
+                "flaky",
+                "brittle",
+                "errored",
+            ],
+            [
+                [
+                    escape(c.kind),
+                    str(c.n_tasks),
+                    n_range(c.n_min, c.n_max),
+                    f3(c.mean),
+                    f3(c.pass_at[k]),
+                    f3(c.pass_hat[k]),
+                    _iv(c.delta.mean if c.delta else None),
+                    _iv(c.delta.pass_hat[k] if c.delta else None),
+                    str(c.delta.n_tasks) if c.delta else "-",
+                    f"{c.flaky}/{c.n_tasks}",
+                    f"{c.brittle}/{c.n_tasks}",
+                    percent(c.errored_share),
+                ]
+                for c in a.classes
+            ],
         ),
         f'<p class="note">Δ = class minus canonical on matched tasks; '
         f"{int(round(a.level * 100))}% paired task-level bootstrap interval "
@@ -211,49 +275,117 @@ def _sections(a: Analysis) -> list[str]:
         delta_chart(a),
         "<h2>pass^k curves</h2>",
         curve_chart(a),
-        _table(["class", "n", *(f"k={kk}" for kk in range(1, max(len(c.curve)
-                                                                 for c in a.classes) + 1))],
-               [[escape(c.kind), n_range(c.n_min, c.n_max), *(f3(v) for _, v in c.curve)]
-                for c in a.classes]),
+        _table(
+            ["class", "n", *(f"k={kk}" for kk in range(1, max(len(c.curve) for c in a.classes) + 1))],
+            [[escape(c.kind), n_range(c.n_min, c.n_max), *(f3(v) for _, v in c.curve)] for c in a.classes],
+        ),
         "<h2>pass@k and pass^k at the requested k</h2>",
-        _table(["class", "n", *(f"{name}{kk}" for kk in a.ks for name in ("pass@", "pass^"))],
-               [[escape(c.kind), n_range(c.n_min, c.n_max),
-                 *(f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk]))]
-                for c in a.classes]),
+        _table(
+            ["class", "n", *(f"{name}{kk}" for kk in a.ks for name in ("pass@", "pass^"))],
+            [
+                [
+                    escape(c.kind),
+                    n_range(c.n_min, c.n_max),
+                    *(f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk])),
+                ]
+                for c in a.classes
+            ],
+        ),
         "<h2>Errored trials, worst variant, latency and cost</h2>",
-        _table(["class", "errored", "mean w/o errored", f"pass^{k} w/o errored",
-                "worst-variant mean", f"worst-variant pass^{k}", "latency p50", "latency p95",
-                "cost per attempt"],
-               [[escape(c.kind), f"{c.errored}/{c.n_trials}", f3(c.excl_errored_mean),
-                 f3(c.excl_errored_pass_hat), f3(c.worst_variant_mean),
-                 f3(c.worst_variant_pass_hat), seconds(c.latency_p50), seconds(c.latency_p95),
-                 escape(usd(c.cost_per_attempt))] for c in a.classes]),
+        _table(
+            [
+                "class",
+                "errored",
+                "mean w/o errored",
+                f"pass^{k} w/o errored",
+                "worst-variant mean",
+                f"worst-variant pass^{k}",
+                "latency p50",
+                "latency p95",
+                "cost per attempt",
+            ],
+            [
+                [
+                    escape(c.kind),
+                    f"{c.errored}/{c.n_trials}",
+                    f3(c.excl_errored_mean),
+                    f3(c.excl_errored_pass_hat),
+                    f3(c.worst_variant_mean),
+                    f3(c.worst_variant_pass_hat),
+                    seconds(c.latency_p50),
+                    seconds(c.latency_p95),
+                    escape(usd(c.cost_per_attempt)),
+                ]
+                for c in a.classes
+            ],
+        ),
     ]
-    level_rows = [[escape(c.kind), f"{lv.level:g}", f3(lv.epsilon), str(lv.n_tasks),
-                   str(lv.n_trials), f3(lv.mean), f3(lv.pass_hat), signed(lv.delta_mean)]
-                  for c in a.classes for lv in c.levels]
+    level_rows = [
+        [
+            escape(c.kind),
+            f"{lv.level:g}",
+            f3(lv.epsilon),
+            str(lv.n_tasks),
+            str(lv.n_trials),
+            f3(lv.mean),
+            f3(lv.pass_hat),
+            signed(lv.delta_mean),
+        ]
+        for c in a.classes
+        for lv in c.levels
+    ]
     if level_rows:
-        out += ["<h2>Success by intensity level (robustness curve)</h2>",
-                _table(["class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{k}",
-                        "Δ mean"], level_rows)]
+        out += [
+            "<h2>Success by intensity level (robustness curve)</h2>",
+            _table(
+                ["class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{k}", "Δ mean"], level_rows
+            ),
+        ]
     if a.worst:
         out += ["<h2>Worst tasks</h2>", _task_table(a, a.worst)]
     if a.consistently_wrong:
-        out += ["<h2>Consistently wrong (same wrong output every time)</h2>",
-                _table(["task", "class", "wrong", "output"],
-                       [[f"<code>{escape(r.task_id)}</code>", escape(r.kind), f"{r.wrong}/{r.n}",
-                         f'<code class="out">{escape(r.wrong_output or "")}</code>']
-                        for r in a.consistently_wrong], left=2)]
+        out += [
+            "<h2>Consistently wrong (same wrong output every time)</h2>",
+            _table(
+                ["task", "class", "wrong", "output"],
+                [
+                    [
+                        f"<code>{escape(r.task_id)}</code>",
+                        escape(r.kind),
+                        f"{r.wrong}/{r.n}",
+                        f'<code class="out">{escape(r.wrong_output or "")}</code>',
+                    ]
+                    for r in a.consistently_wrong
+                ],
+                left=2,
+            ),
+        ]
     if a.drift:
-        out += ["<h2>Possible meaning drift (re-review these variants)</h2>",
-                _table(["variant", "class", "passed", "canonical passed", "p"],
-                       [[f"<code>{escape(d.variant_id)}</code>", escape(d.kind),
-                         f"{d.passed}/{d.n}", f"{d.canonical_passed}/{d.canonical_n}",
-                         f"{d.p_value:.4f}"] for d in a.drift], left=2)]
-    out += [f"<h2>Per task ({len(a.tasks)} rows)</h2>", _task_table(a, a.tasks),
-            "<h2>Metric definitions</h2>",
-            "<dl>" + "".join(f"<dt>{escape(name)}</dt><dd>{escape(text)}</dd>"
-                             for name, text in DEFINITIONS.items()) + "</dl>"]
+        out += [
+            "<h2>Possible meaning drift (re-review these variants)</h2>",
+            _table(
+                ["variant", "class", "passed", "canonical passed", "p"],
+                [
+                    [
+                        f"<code>{escape(d.variant_id)}</code>",
+                        escape(d.kind),
+                        f"{d.passed}/{d.n}",
+                        f"{d.canonical_passed}/{d.canonical_n}",
+                        f"{d.p_value:.4f}",
+                    ]
+                    for d in a.drift
+                ],
+                left=2,
+            ),
+        ]
+    out += [
+        f"<h2>Per task ({len(a.tasks)} rows)</h2>",
+        _task_table(a, a.tasks),
+        "<h2>Metric definitions</h2>",
+        "<dl>"
+        + "".join(f"<dt>{escape(name)}</dt><dd>{escape(text)}</dd>" for name, text in DEFINITIONS.items())
+        + "</dl>",
+    ]
     return out
 
 
@@ -266,14 +398,17 @@ def render_html(a: Analysis) -> str:
         f"<h1>{escape(title)}</h1>",
         f'<div class="meta">{escape(head[0])}<br>{escape(head[1])}</div>',
         *(f'<div class="warn">warning: {escape(w)}</div>' for w in a.warnings),
-        f'<div class="lines">{escape(consistency_line(a))}<br>'
-        f"{escape(robustness_line(a))}</div>",
+        f'<div class="lines">{escape(consistency_line(a))}<br>{escape(robustness_line(a))}</div>',
         *_sections(a),
         *(f'<p class="note">note: {escape(n)}</p>' for n in a.notes),
     ]
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{escape(title)}</title><style>{CSS}</style></head>\n<body>\n"
-        + "\n".join(body) + "\n</body></html>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
     )
+
+
+SPEC = FormatSpec(name="html", extension="html", render=render_html, aliases=("htm",), suffixes=(".htm",))

@@ -13,6 +13,7 @@ from typing import Any
 from perturb._version import __version__
 from perturb.report.aggregate import Analysis, ClassSummary, Delta, Interval, TaskRow
 from perturb.report.formats import DEFINITIONS, SCHEMA, SCHEMA_VERSION
+from perturb.report.formats.spec import FormatSpec
 
 
 def _r(value: float | None) -> float | None:
@@ -50,8 +51,12 @@ def _class(c: ClassSummary) -> dict[str, Any]:
         "pass^k": _kmap(c.pass_hat),
         "pass^k_curve": [{"k": k, "value": _r(v)} for k, v in c.curve],
         "delta_vs_canonical": _delta(c.delta),
-        "labels": {"stable-pass": c.stable_pass, "flaky": c.flaky, "brittle": c.brittle,
-                   "stable-fail": c.stable_fail},
+        "labels": {
+            "stable-pass": c.stable_pass,
+            "flaky": c.flaky,
+            "brittle": c.brittle,
+            "stable-fail": c.stable_fail,
+        },
         "consistently_wrong": c.consistently_wrong,
         "errored": c.errored,
         "errored_share": _r(c.errored_share),
@@ -70,9 +75,14 @@ def _class(c: ClassSummary) -> dict[str, Any]:
         },
         "levels": [
             {
-                "level": lv.level, "tasks": lv.n_tasks, "prompts": lv.n_variants,
-                "trials": lv.n_trials, "epsilon": _r(lv.epsilon), "mean": _r(lv.mean),
-                "pass^k": _r(lv.pass_hat), "delta_mean_vs_canonical": _r(lv.delta_mean),
+                "level": lv.level,
+                "tasks": lv.n_tasks,
+                "prompts": lv.n_variants,
+                "trials": lv.n_trials,
+                "epsilon": _r(lv.epsilon),
+                "mean": _r(lv.mean),
+                "pass^k": _r(lv.pass_hat),
+                "delta_mean_vs_canonical": _r(lv.delta_mean),
             }
             for lv in c.levels
         ],
@@ -110,32 +120,54 @@ def to_dict(a: Analysis) -> dict[str, Any]:
         "generated_by": f"perturb {__version__}",
         "definitions": DEFINITIONS,
         "run": {
-            "run_id": m.run_id, "suite": m.suite, "agent": m.agent, "model": m.model,
-            "sampling": m.sampling, "trials": m.trials, "tier": m.tier, "seed": m.seed,
-            "started_at": m.started_at, "perturb_version": m.perturb_version,
-            "lock_sha256": m.lock_sha256, "config_hash": m.config_hash,
+            "run_id": m.run_id,
+            "suite": m.suite,
+            "agent": m.agent,
+            "model": m.model,
+            "sampling": m.sampling,
+            "trials": m.trials,
+            "tier": m.tier,
+            "seed": m.seed,
+            "started_at": m.started_at,
+            "perturb_version": m.perturb_version,
+            "lock_sha256": m.lock_sha256,
+            "config_hash": m.config_hash,
         },
         "settings": {
-            "k": a.ks, "primary_k": a.k, "bootstrap": a.bootstrap, "seed": a.seed,
+            "k": a.ks,
+            "primary_k": a.k,
+            "bootstrap": a.bootstrap,
+            "seed": a.seed,
             "interval_level": a.level,
         },
         "totals": {
-            "tasks": a.n_tasks, "prompts": a.n_variants, "trials": a.n_trials,
-            "n_min": a.n_min, "n_max": a.n_max, "lines_read": a.data.lines,
-            "superseded_lines": a.data.superseded, "truncated_tail": a.data.truncated_tail,
+            "tasks": a.n_tasks,
+            "prompts": a.n_variants,
+            "trials": a.n_trials,
+            "n_min": a.n_min,
+            "n_max": a.n_max,
+            "lines_read": a.data.lines,
+            "superseded_lines": a.data.superseded,
+            "truncated_tail": a.data.truncated_tail,
         },
         "classes": [_class(c) for c in a.classes],
         "tasks": [_task(t) for t in a.tasks],
         "worst_tasks": [{"task_id": t.task_id, "class": t.kind} for t in a.worst],
         "consistently_wrong": [
-            {"task_id": t.task_id, "class": t.kind, "wrong": t.wrong, "n": t.n,
-             "output": t.wrong_output}
+            {"task_id": t.task_id, "class": t.kind, "wrong": t.wrong, "n": t.n, "output": t.wrong_output}
             for t in a.consistently_wrong
         ],
         "meaning_drift": [
-            {"variant_id": d.variant_id, "task_id": d.task_id, "class": d.kind, "n": d.n,
-             "passed": d.passed, "canonical_n": d.canonical_n,
-             "canonical_passed": d.canonical_passed, "p_value": _r(d.p_value)}
+            {
+                "variant_id": d.variant_id,
+                "task_id": d.task_id,
+                "class": d.kind,
+                "n": d.n,
+                "passed": d.passed,
+                "canonical_n": d.canonical_n,
+                "canonical_passed": d.canonical_passed,
+                "p_value": _r(d.p_value),
+            }
             for d in a.drift
         ],
         "warnings": a.warnings,
@@ -165,3 +197,6 @@ def render_json(a: Analysis) -> str:
             block = "[]"
         text = text.replace(f'"{marks[key]}"', block, 1)
     return text + "\n"
+
+
+SPEC = FormatSpec(name="json", extension="json", render=render_json, aliases=(), suffixes=())

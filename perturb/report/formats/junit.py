@@ -17,6 +17,7 @@ from xml.sax import saxutils
 
 from perturb.report.aggregate import Analysis, TaskRow
 from perturb.report.formats import f3
+from perturb.report.formats.spec import FormatSpec
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
@@ -48,9 +49,14 @@ def _message(a: Analysis, r: TaskRow) -> str:
 
 def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]:
     props = [
-        ("label", r.label), ("passed", str(r.passed)), ("wrong", str(r.wrong)),
-        ("errored", str(r.errored)), ("n", str(r.n)), ("prompts", str(r.variants)),
-        ("pass@1", f3(r.mean)), (f"pass@{a.k}", f3(r.pass_at[a.k])),
+        ("label", r.label),
+        ("passed", str(r.passed)),
+        ("wrong", str(r.wrong)),
+        ("errored", str(r.errored)),
+        ("n", str(r.n)),
+        ("prompts", str(r.variants)),
+        ("pass@1", f3(r.mean)),
+        (f"pass@{a.k}", f3(r.pass_at[a.k])),
         (f"pass^{a.k}", f3(r.pass_hat[a.k])),
     ]
     if r.label == "flaky":
@@ -59,8 +65,11 @@ def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]
         props.append(("always_failing", " ".join(r.always_failing)))
     if r.consistently_wrong:
         props.append(("consistently_wrong", "true"))
-    out = [f"    <testcase classname={quoteattr(classname)} name={quoteattr(r.task_id)} "
-           f'time="{r.latency_s:.3f}">', *_props(props, "      ")]
+    out = [
+        f"    <testcase classname={quoteattr(classname)} name={quoteattr(r.task_id)} "
+        f'time="{r.latency_s:.3f}">',
+        *_props(props, "      "),
+    ]
     fails = errs = 0
     if not r.all_passed:
         message = _message(a, r)
@@ -77,10 +86,13 @@ def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]
             tag, fails = "failure", 1
         else:
             tag, kind, errs = "error", "errored", 1
-            detail += ("\nevery failed trial errored (exception, timeout, malformed output): "
-                       "check the platform before blaming the agent")
-        out.append(f"      <{tag} type={quoteattr(kind)} message={quoteattr(message)}>"
-                   f"{escape(detail)}</{tag}>")
+            detail += (
+                "\nevery failed trial errored (exception, timeout, malformed output): "
+                "check the platform before blaming the agent"
+            )
+        out.append(
+            f"      <{tag} type={quoteattr(kind)} message={quoteattr(message)}>{escape(detail)}</{tag}>"
+        )
     out.append("    </testcase>")
     return out, fails, errs
 
@@ -105,19 +117,31 @@ def render_junit(a: Analysis) -> str:
             fails, errs = fails + f, errs + e
         time = sum(r.latency_s for r in rows)
         suites.append(
-            f"  <testsuite name={quoteattr(f'{m.suite}.{c.kind}')} tests=\"{len(rows)}\" "
+            f'  <testsuite name={quoteattr(f"{m.suite}.{c.kind}")} tests="{len(rows)}" '
             f'failures="{fails}" errors="{errs}" skipped="0" time="{time:.3f}">'
         )
-        suites += _props([
-            ("run_id", m.run_id), ("agent", m.agent), ("k", str(a.k)), ("mean", f3(c.mean)),
-            (f"pass^{a.k}", f3(c.pass_hat[a.k])), ("flaky", str(c.flaky)),
-            ("brittle", str(c.brittle)), ("n", str(c.n_min)),
-        ], "    ")
+        suites += _props(
+            [
+                ("run_id", m.run_id),
+                ("agent", m.agent),
+                ("k", str(a.k)),
+                ("mean", f3(c.mean)),
+                (f"pass^{a.k}", f3(c.pass_hat[a.k])),
+                ("flaky", str(c.flaky)),
+                ("brittle", str(c.brittle)),
+                ("n", str(c.n_min)),
+            ],
+            "    ",
+        )
         suites += body
         suites.append("  </testsuite>")
         total_f, total_e, total_t = total_f + fails, total_e + errs, total_t + len(rows)
         total_time += time
-    head = (f"<testsuites name={quoteattr(f'perturb {m.suite}')} tests=\"{total_t}\" "
-            f'failures="{total_f}" errors="{total_e}" time="{total_time:.3f}">')
-    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', head, *suites,
-                      "</testsuites>"]) + "\n"
+    head = (
+        f'<testsuites name={quoteattr(f"perturb {m.suite}")} tests="{total_t}" '
+        f'failures="{total_f}" errors="{total_e}" time="{total_time:.3f}">'
+    )
+    return "\n".join(['<?xml version="1.0" encoding="UTF-8"?>', head, *suites, "</testsuites>"]) + "\n"
+
+
+SPEC = FormatSpec(name="junit", extension="xml", render=render_junit, aliases=("xml",), suffixes=())

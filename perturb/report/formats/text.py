@@ -22,6 +22,7 @@ from perturb.report.formats import (
     signed,
     usd,
 )
+from perturb.report.formats.spec import FormatSpec
 
 MAX_TASK_ROWS = 60
 """Above this many task rows the text report lists only the weakest rows that are not
@@ -30,8 +31,7 @@ stable-pass, at most this many (a terminal is not the place for thousands of row
 MAX_LIST_ROWS = 20
 """Rows of the consistently-wrong and meaning-drift lists in the text report."""
 
-LABEL_STYLE = {"stable-pass": "green", "flaky": "yellow", "brittle": "magenta",
-               "stable-fail": "red"}
+LABEL_STYLE = {"stable-pass": "green", "flaky": "yellow", "brittle": "magenta", "stable-fail": "red"}
 
 
 def _iv_text(iv: Interval | None) -> Text:
@@ -54,8 +54,9 @@ class _Section:
 def _table(*columns: str, right_from: int = 1, tight: bool = False) -> Table:
     """A table with a rule under the header; ``tight``: two spaces between columns, not three
     (the scorecard, so that its ten columns fit 120 characters)."""
-    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False,
-                  padding=(0, 1, 0, 0) if tight else (0, 1))
+    table = Table(
+        box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, padding=(0, 1, 0, 0) if tight else (0, 1)
+    )
     for i, col in enumerate(columns):
         table.add_column(col, justify="right" if i >= right_from else "left", no_wrap=True)
     return table
@@ -64,15 +65,30 @@ def _table(*columns: str, right_from: int = 1, tight: bool = False) -> Table:
 def _scorecard(a: Analysis) -> Table:
     k = a.k
     table = _table(
-        "class", "tasks", "n", "mean", f"pass^{k}", "Δ mean [95%]", f"Δ pass^{k} [95%]",
-        "flaky", "brittle", "errored", tight=True,
+        "class",
+        "tasks",
+        "n",
+        "mean",
+        f"pass^{k}",
+        "Δ mean [95%]",
+        f"Δ pass^{k} [95%]",
+        "flaky",
+        "brittle",
+        "errored",
+        tight=True,
     )
     for c in a.classes:
         table.add_row(
-            c.kind, str(c.n_tasks), n_range(c.n_min, c.n_max), f3(c.mean), f3(c.pass_hat[k]),
+            c.kind,
+            str(c.n_tasks),
+            n_range(c.n_min, c.n_max),
+            f3(c.mean),
+            f3(c.pass_hat[k]),
             _iv_text(c.delta.mean if c.delta else None),
             _iv_text(c.delta.pass_hat[k] if c.delta else None),
-            f"{c.flaky}/{c.n_tasks}", f"{c.brittle}/{c.n_tasks}", percent(c.errored_share),
+            f"{c.flaky}/{c.n_tasks}",
+            f"{c.brittle}/{c.n_tasks}",
+            percent(c.errored_share),
         )
     return table
 
@@ -98,14 +114,26 @@ def _curve(a: Analysis) -> Table:
 def _operations(a: Analysis) -> Table:
     k = a.k
     table = _table(
-        "class", "errored", "mean\nw/o errored", f"pass^{k}\nw/o errored", "worst-variant\nmean",
-        f"worst-variant\npass^{k}", "latency\np50", "latency\np95", "cost per\nattempt",
+        "class",
+        "errored",
+        "mean\nw/o errored",
+        f"pass^{k}\nw/o errored",
+        "worst-variant\nmean",
+        f"worst-variant\npass^{k}",
+        "latency\np50",
+        "latency\np95",
+        "cost per\nattempt",
     )
     for c in a.classes:
         table.add_row(
-            c.kind, f"{c.errored}/{c.n_trials}", f3(c.excl_errored_mean),
-            f3(c.excl_errored_pass_hat), f3(c.worst_variant_mean),
-            f3(c.worst_variant_pass_hat), seconds(c.latency_p50), seconds(c.latency_p95),
+            c.kind,
+            f"{c.errored}/{c.n_trials}",
+            f3(c.excl_errored_mean),
+            f3(c.excl_errored_pass_hat),
+            f3(c.worst_variant_mean),
+            f3(c.worst_variant_pass_hat),
+            seconds(c.latency_p50),
+            seconds(c.latency_p95),
             usd(c.cost_per_attempt),
         )
     return table
@@ -115,11 +143,18 @@ def _levels(a: Analysis) -> Table | None:
     rows = [(c.kind, lv) for c in a.classes for lv in c.levels]
     if not rows:
         return None
-    table = _table("class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{a.k}",
-                   "Δ mean")
+    table = _table("class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{a.k}", "Δ mean")
     for kind, lv in rows:
-        table.add_row(kind, f"{lv.level:g}", f3(lv.epsilon), str(lv.n_tasks), str(lv.n_trials),
-                      f3(lv.mean), f3(lv.pass_hat), signed(lv.delta_mean))
+        table.add_row(
+            kind,
+            f"{lv.level:g}",
+            f3(lv.epsilon),
+            str(lv.n_tasks),
+            str(lv.n_trials),
+            f3(lv.mean),
+            f3(lv.pass_hat),
+            signed(lv.delta_mean),
+        )
     return table
 
 
@@ -127,12 +162,30 @@ def task_table(a: Analysis, rows: list[TaskRow]) -> Table:
     """The per-case table for ``rows``: passed / wrong / errored counts, pass@1, pass@k,
     pass^k, whether every trial passed, and the label."""
     k = a.k
-    table = _table("task", "class", "passed", "wrong", "errored", "pass@1",
-                   f"pass@{k}", f"pass^{k}", "all passed", "label", right_from=2)
+    table = _table(
+        "task",
+        "class",
+        "passed",
+        "wrong",
+        "errored",
+        "pass@1",
+        f"pass@{k}",
+        f"pass^{k}",
+        "all passed",
+        "label",
+        right_from=2,
+    )
     for r in rows:
         table.add_row(
-            r.task_id, r.kind, f"{r.passed}/{r.n}", str(r.wrong), str(r.errored), f3(r.mean),
-            f3(r.pass_at[k]), f3(r.pass_hat[k]), "yes" if r.all_passed else "no",
+            r.task_id,
+            r.kind,
+            f"{r.passed}/{r.n}",
+            str(r.wrong),
+            str(r.errored),
+            f3(r.mean),
+            f3(r.pass_at[k]),
+            f3(r.pass_hat[k]),
+            "yes" if r.all_passed else "no",
             Text(r.label, style=LABEL_STYLE[r.label]),
         )
     return table
@@ -150,31 +203,46 @@ def _lists(a: Analysis) -> list[_Section]:
         table.columns[3].justify = "left"
         for r in rows[:MAX_LIST_ROWS]:
             table.add_row(r.task_id, r.kind, f"{r.wrong}/{r.n}", r.wrong_output or "")
-        out.append(_Section(
-            "consistently wrong: the same wrong output every time"
-            + _more(min(len(rows), MAX_LIST_ROWS), len(rows)), table,
-        ))
+        out.append(
+            _Section(
+                "consistently wrong: the same wrong output every time"
+                + _more(min(len(rows), MAX_LIST_ROWS), len(rows)),
+                table,
+            )
+        )
     brittle = [r for r in a.tasks if r.label == "brittle"]
     if brittle:
         table = _table("task", "class", "passed", "prompts failing every trial", right_from=2)
         table.columns[3].justify = "left"
         for r in brittle[:MAX_LIST_ROWS]:
             ids = [p.rpartition("/")[2] for p in r.always_failing]
-            table.add_row(r.task_id, r.kind, f"{r.passed}/{r.n}",
-                          f"{len(ids)} of {r.variants}: {', '.join(ids)}")
-        out.append(_Section(
-            "brittle: some prompts of the task fail every trial, the others pass every trial"
-            + _more(min(len(brittle), MAX_LIST_ROWS), len(brittle)), table,
-        ))
+            table.add_row(
+                r.task_id, r.kind, f"{r.passed}/{r.n}", f"{len(ids)} of {r.variants}: {', '.join(ids)}"
+            )
+        out.append(
+            _Section(
+                "brittle: some prompts of the task fail every trial, the others pass every trial"
+                + _more(min(len(brittle), MAX_LIST_ROWS), len(brittle)),
+                table,
+            )
+        )
     if a.drift:
         table = _table("variant", "class", "passed", "canonical passed", "p", right_from=2)
         for d in a.drift[:MAX_LIST_ROWS]:
-            table.add_row(d.variant_id, d.kind, f"{d.passed}/{d.n}",
-                          f"{d.canonical_passed}/{d.canonical_n}", f"{d.p_value:.4f}")
-        out.append(_Section(
-            "possible meaning drift: variants that clearly beat their canonical prompt "
-            "(re-review them)" + _more(min(len(a.drift), MAX_LIST_ROWS), len(a.drift)), table,
-        ))
+            table.add_row(
+                d.variant_id,
+                d.kind,
+                f"{d.passed}/{d.n}",
+                f"{d.canonical_passed}/{d.canonical_n}",
+                f"{d.p_value:.4f}",
+            )
+        out.append(
+            _Section(
+                "possible meaning drift: variants that clearly beat their canonical prompt "
+                "(re-review them)" + _more(min(len(a.drift), MAX_LIST_ROWS), len(a.drift)),
+                table,
+            )
+        )
     return out
 
 
@@ -200,12 +268,18 @@ def scorecard(a: Analysis) -> Group:
             (r for r in a.tasks if r.label != "stable-pass"),
             key=lambda r: (r.pass_hat[a.k], r.mean, r.task_id, r.kind),
         )
-        which = (f"the {len(shown)} rows" if len(shown) <= MAX_TASK_ROWS
-                 else f"the {MAX_TASK_ROWS} weakest of the {len(shown)} rows")
-        sections.append(_Section(
-            f"per task: {which} that are not stable-pass (all {len(a.tasks)} rows are in the "
-            "JSON, Markdown, JUnit and HTML reports)", task_table(a, shown[:MAX_TASK_ROWS]),
-        ))
+        which = (
+            f"the {len(shown)} rows"
+            if len(shown) <= MAX_TASK_ROWS
+            else f"the {MAX_TASK_ROWS} weakest of the {len(shown)} rows"
+        )
+        sections.append(
+            _Section(
+                f"per task: {which} that are not stable-pass (all {len(a.tasks)} rows are in the "
+                "JSON, Markdown, JUnit and HTML reports)",
+                task_table(a, shown[:MAX_TASK_ROWS]),
+            )
+        )
     matched = ", ".join(f"{c.kind} {c.delta.n_tasks}" for c in a.classes if c.delta)
     parts: list[RenderableType] = [
         Text("RELIABILITY  " + head[0], style="bold"),
@@ -217,10 +291,13 @@ def scorecard(a: Analysis) -> Group:
     for i, section in enumerate(sections):
         parts.extend(section.parts())
         if i == 0:
-            parts.append(Text(
-                f"Δ = class minus canonical on matched tasks; {int(round(a.level * 100))}% "
-                f"paired task-level bootstrap interval, B={a.bootstrap}", style="dim",
-            ))
+            parts.append(
+                Text(
+                    f"Δ = class minus canonical on matched tasks; {int(round(a.level * 100))}% "
+                    f"paired task-level bootstrap interval, B={a.bootstrap}",
+                    style="dim",
+                )
+            )
             if matched:
                 parts.append(Text(f"matched tasks: {matched}", style="dim"))
     if a.warnings or a.notes:
@@ -235,8 +312,9 @@ def scorecard(a: Analysis) -> Group:
 def render_text(a: Analysis, width: int = 120) -> str:
     """The scorecard as plain text (no colour), ``width`` columns."""
     buf = io.StringIO()
-    console = Console(file=buf, width=width, color_system=None, force_terminal=False,
-                      legacy_windows=False, soft_wrap=False)
+    console = Console(
+        file=buf, width=width, color_system=None, force_terminal=False, legacy_windows=False, soft_wrap=False
+    )
     console.print(scorecard(a))
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
@@ -247,3 +325,6 @@ def print_text(a: Analysis, console: Console | None = None) -> None:
     if not console.is_terminal:
         console = Console(width=max(console.width, 120), color_system=None)
     console.print(scorecard(a))
+
+
+SPEC = FormatSpec(name="text", extension="txt", render=render_text, aliases=("txt",), suffixes=())

@@ -20,6 +20,11 @@ and returns an :class:`AgentResponse` (output, trace, usage). SPEC forms:
   on stdout. A non-zero exit or malformed stdout makes the trial ``errored``.
 * ``openai:MODEL`` -- an OpenAI-compatible chat-completions model (see
   :mod:`perturb.run.agents.openai`).
+
+Each kind is one module exporting ``SPEC = AgentSpec(...)`` (:mod:`perturb.run.agents.cmd`,
+:mod:`perturb.run.agents.openai`, :mod:`perturb.run.agents.python`); :data:`AGENTS` is built
+from them and from the ``perturb.agents`` entry points, so a third party adds a SPEC prefix
+(``mcp:``, ``http:``) without editing perturb.
 """
 
 from __future__ import annotations
@@ -39,7 +44,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from perturb.errors import AgentLoadError
+from perturb.plugins import Registry
 from perturb.records import Usage
+from perturb.run.agents.spec import AgentSettings, AgentSpec
 
 _PY_SPEC = re.compile(r"^([A-Za-z_][\w.]*):([A-Za-z_]\w*)(\(\))?$")
 
@@ -123,9 +130,7 @@ def normalize_usage(usage: Any) -> dict[str, Any] | None:
         else:
             ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
         if not ok:
-            raise AgentCallError(
-                "malformed", f"usage.{key}: expected a non-negative number, got {value!r}"
-            )
+            raise AgentCallError("malformed", f"usage.{key}: expected a non-negative number, got {value!r}")
         out[name] = value
     return out
 
@@ -148,7 +153,7 @@ def response_from_stdout(stdout: bytes) -> AgentResponse:
         head = text[:120] + ("..." if len(text) > 120 else "")
         raise AgentCallError(
             "malformed",
-            f'stdout is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno}; '
+            f"stdout is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno}; "
             f'expected {{"output": ...}}): {head!r}',
         ) from None
     if not isinstance(data, dict) or "output" not in data:
@@ -228,9 +233,7 @@ def _arity_one(fn: Any) -> bool:
         params = list(inspect.signature(fn).parameters.values())
     except (TypeError, ValueError):
         return False
-    positional = [
-        p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
-    ]
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if any(p.kind == p.VAR_POSITIONAL for p in params):
         return False
     return len(positional) == 1
@@ -297,9 +300,7 @@ class PythonAgent:
         loop = asyncio.get_running_loop()
         if not self.factory:
             if self._async:
-                value = await (
-                    self.target(prompt) if self._one_arg else self.target(prompt, request)
-                )
+                value = await (self.target(prompt) if self._one_arg else self.target(prompt, request))
             else:
                 fn = self.target
                 value = await loop.run_in_executor(
@@ -309,14 +310,10 @@ class PythonAgent:
             product = await self.target()
             value = await (product(prompt) if _arity_one(product) else product(prompt, request))
         else:
-            pending, value = await loop.run_in_executor(
-                self.pool, self._factory_then_call, prompt, request
-            )
+            pending, value = await loop.run_in_executor(self.pool, self._factory_then_call, prompt, request)
             if pending:
                 product = value
-                value = await (
-                    product(prompt) if _arity_one(product) else product(prompt, request)
-                )
+                value = await (product(prompt) if _arity_one(product) else product(prompt, request))
         if inspect.isawaitable(value):
             value = await value
         return response_from_value(value)
@@ -360,9 +357,7 @@ def load_python_agent(spec: str, project_root: Path | None = None) -> PythonAgen
     if target is None:
         raise AgentLoadError(f"agent {spec!r}: module {module_name!r} has no attribute {attr!r}")
     if not callable(target):
-        raise AgentLoadError(
-            f"agent {spec!r}: {attr!r} is a {type(target).__name__}, expected a function"
-        )
+        raise AgentLoadError(f"agent {spec!r}: {attr!r} is a {type(target).__name__}, expected a function")
     if inspect.isclass(target) and not parens:
         raise AgentLoadError(
             f"agent {spec!r}: {attr!r} is a class; write '{module_name}:{attr}()' to create one "
@@ -374,6 +369,16 @@ def load_python_agent(spec: str, project_root: Path | None = None) -> PythonAgen
 # --------------------------------------------------------------------------- loading
 
 
+AGENTS: Registry[AgentSpec] = Registry(
+    "agent adapter",
+    "perturb.agents",
+    AgentSpec,
+    ("perturb.run.agents.cmd", "perturb.run.agents.openai", "perturb.run.agents.python"),
+)
+"""Adapter name -> its spec: ``cmd:``, ``openai:``, Python callables, then plugins (entry-point
+group ``perturb.agents``)."""
+
+
 def load_agent(
     spec: str,
     *,
@@ -383,23 +388,11 @@ def load_agent(
     temperature: float | None = None,
     request_timeout: float | None = None,
 ) -> Agent:
-    """The adapter for an agent SPEC; raises :class:`AgentLoadError` when it cannot load."""
-    if spec.startswith("cmd:"):
-        from perturb.run.agents.cmd import load_subprocess_agent
-
-        return load_subprocess_agent(spec, spec[len("cmd:") :])
-    if spec.startswith("openai:"):
-        from perturb.run.agents.openai import OpenAIAgent
-
-        model = spec[len("openai:") :].strip()
-        if not model:
-            raise AgentLoadError(f"agent {spec!r}: no model (expected 'openai:MODEL')")
-        return OpenAIAgent.from_env(
-            spec=spec,
-            model=model,
-            base_url=base_url,
-            api_key_env=api_key_env,
-            temperature=temperature,
-            request_timeout=request_timeout,
-        )
-    return load_python_agent(spec, project_root)
+    """The adapter for an agent SPEC (the first registered prefix it starts with; Python
+    callables otherwise); raises :class:`AgentLoadError` when it cannot load."""
+    settings = AgentSettings(project_root, base_url, api_key_env, temperature, request_timeout)
+    specs = AGENTS.specs.values()
+    chosen = next((s for s in specs if s.prefix and spec.startswith(s.prefix)), None)
+    if chosen is None:
+        chosen = next(s for s in specs if not s.prefix)
+    return chosen.load(spec, spec[len(chosen.prefix) :], settings)

@@ -22,6 +22,7 @@ from typing import Any
 
 from perturb.errors import AgentLoadError
 from perturb.run.agents import AgentCallError, AgentResponse, response_from_stdout
+from perturb.run.agents.spec import AgentSpec
 
 _STDERR_TAIL = 500
 
@@ -68,8 +69,10 @@ class SubprocessAgent:
         if proc.returncode != 0:
             tail = stderr.decode("utf-8", "replace").strip()[-_STDERR_TAIL:]
             status = proc.returncode
-            what = f"killed by signal {-status}" if status is not None and status < 0 else (
-                f"exit status {status}"
+            what = (
+                f"killed by signal {-status}"
+                if status is not None and status < 0
+                else (f"exit status {status}")
             )
             raise AgentCallError("exit_status", f"{what}; stderr: {tail}" if tail else what)
         return response_from_stdout(stdout)
@@ -95,7 +98,14 @@ def load_subprocess_agent(spec: str, command: str) -> SubprocessAgent:
     program = argv[0]
     if shutil.which(program) is None and not (os.sep in program and Path(program).is_file()):
         raise AgentLoadError(
-            f"agent {spec!r}: program {program!r} not found (expected an executable on PATH "
-            "or a path to one)"
+            f"agent {spec!r}: program {program!r} not found (expected an executable on PATH or a path to one)"
         )
     return SubprocessAgent(spec=spec, argv=argv)
+
+
+SPEC = AgentSpec(
+    name="cmd",
+    prefix="cmd:",
+    summary="cmd:COMMAND -- one fresh process per trial, request JSON on stdin, answer on stdout",
+    load=lambda spec, rest, settings: load_subprocess_agent(spec, rest),
+)

@@ -22,6 +22,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from perturb.errors import AgentLoadError, LLMError
 from perturb.run.agents import AgentCallError, AgentFatalError, AgentResponse
+from perturb.run.agents.spec import AgentSettings, AgentSpec
 
 MAX_RETRIES = 6
 BASE_DELAY_S = 0.5
@@ -47,8 +48,10 @@ def require_content(completion: Any) -> None:
     unless the model refused or a content filter stopped it (those are answers)."""
     choice = completion.choices[0]
     message = choice.message
-    if message.content is None and not getattr(message, "refusal", None) and (
-        choice.finish_reason != "content_filter"
+    if (
+        message.content is None
+        and not getattr(message, "refusal", None)
+        and (choice.finish_reason != "content_filter")
     ):
         raise ValueError(
             f"choices[0].message has no content (finish_reason {choice.finish_reason!r}; "
@@ -75,9 +78,16 @@ async def complete(
 
     try:
         return await chat_with_retries(
-            client, model=model, messages=messages, temperature=temperature, seed=seed,
-            timeout=timeout, max_retries=max_retries, base_delay=base_delay,
-            max_wait=MAX_WAIT_S, validate=require_content,
+            client,
+            model=model,
+            messages=messages,
+            temperature=temperature,
+            seed=seed,
+            timeout=timeout,
+            max_retries=max_retries,
+            base_delay=base_delay,
+            max_wait=MAX_WAIT_S,
+            validate=require_content,
         )
     except LLMError as exc:
         if exc.status in FATAL_STATUS:
@@ -198,3 +208,25 @@ class OpenAIAgent:
 
     def secrets(self) -> list[str]:
         return [self._api_key]
+
+
+def _load(spec: str, rest: str, settings: AgentSettings) -> OpenAIAgent:
+    model = rest.strip()
+    if not model:
+        raise AgentLoadError(f"agent {spec!r}: no model (expected 'openai:MODEL')")
+    return OpenAIAgent.from_env(
+        spec=spec,
+        model=model,
+        base_url=settings.base_url,
+        api_key_env=settings.api_key_env,
+        temperature=settings.temperature,
+        request_timeout=settings.request_timeout,
+    )
+
+
+SPEC = AgentSpec(
+    name="openai",
+    prefix="openai:",
+    summary="openai:MODEL -- an OpenAI-compatible chat-completions model",
+    load=_load,
+)

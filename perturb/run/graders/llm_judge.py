@@ -16,7 +16,8 @@ from perturb.errors import GraderError
 from perturb.io.hashing import content_hash
 from perturb.records import Grader
 from perturb.run.agents.openai import complete, strip_credentials
-from perturb.run.graders import GradeResult, parse_json_output
+from perturb.run.graders._common import GradeResult, parse_json_output
+from perturb.run.graders.spec import GradeContext, GraderSpec
 
 JUDGE_TEMPLATE = """You are grading the answer of an AI agent. Decide only whether the answer \
 satisfies the rubric; do not grade style.
@@ -42,9 +43,7 @@ def _text(value: Any) -> str:
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
 
 
-def render_judge_prompt(
-    grader: Grader, expected: Any, output: Any, task_context: dict[str, Any]
-) -> str:
+def render_judge_prompt(grader: Grader, expected: Any, output: Any, task_context: dict[str, Any]) -> str:
     """The exact text sent to the judge."""
     return JUDGE_TEMPLATE.format(
         rubric=grader.rubric or "",
@@ -138,3 +137,43 @@ class LLMJudge:
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+def _no_judge() -> GraderError:
+    return GraderError("llm_judge grader: no judge configured (expected --judge-model and an API key)")
+
+
+def _grade(grader: Grader, expected: Any, output: Any, ctx: GradeContext) -> GradeResult:
+    if ctx.judge is None:
+        raise _no_judge()
+    return ctx.judge.judge_sync(grader, expected, output, ctx.task)
+
+
+async def _grade_async(grader: Grader, expected: Any, output: Any, ctx: GradeContext) -> GradeResult:
+    if ctx.judge is None:
+        raise _no_judge()
+    return await ctx.judge.judge(grader, expected, output, ctx.task)
+
+
+def _check(grader: Grader, expected: Any, ctx: GradeContext) -> None:
+    if ctx.judge is None:
+        raise GraderError(
+            "llm_judge grader: no judge configured (pass --judge-model MODEL, or set the "
+            "grader's model, and an API key in OPENAI_API_KEY or --api-key-env)"
+        )
+
+
+def _validate(grader: Grader) -> None:
+    if not grader.rubric:
+        raise ValueError("an llm_judge grader needs a rubric (what the judge should check)")
+
+
+SPEC = GraderSpec(
+    name="llm_judge",
+    summary="a model decides with the grader's rubric",
+    grade=_grade,
+    grade_async=_grade_async,
+    check=_check,
+    validate=_validate,
+    options=frozenset({"rubric", "model"}),
+)
