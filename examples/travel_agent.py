@@ -9,6 +9,10 @@ It really parses the request -- no dice rolls against preset success rates:
    applying the self-corrections it recognises ("sorry, I meant ...").
 4. Give the entities their roles by their cues ("from X" = origin, "to X" = destination,
    "under £400" = budget, "instead of Saturday" = the old day, ...).
+5. In a run with the suite's tool layer (``tasks/travel.tools.toml``), carry the action out
+   with the tools -- look the booking up, quote the fare, refund, rebook, read the seat map --
+   through the resilience code of :mod:`examples.travel_resilience`, escalating to a human
+   when a tool gives up.
 
 Temperature (``request["temperature"]``, default 0): at 0 every choice is the argmax; above
 0 the intent and the weekday/date roles are sampled from ``softmax(score / T)`` with
@@ -28,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from perturb.run.agents import AgentResponse
+from perturb.run.tools import ToolClient
 
 from .travel_extract import (
     Extraction,
@@ -40,6 +45,7 @@ from .travel_extract import (
 )
 from .travel_intent import Chooser, product, score_intents
 from .travel_lexicon import BAGGAGE_POLICY, BUDGET_CUES, CHECKIN_CLOSES_MIN, FEE_CUES
+from .travel_resilience import act
 
 NEEDS_BOOKING = frozenset(
     {
@@ -323,6 +329,9 @@ class TravelDeskAgent:
             temperature = request.get("temperature") or 0.0
         seed = request.get("seed")
         result = parse(prompt, temperature=float(temperature), seed=0 if seed is None else seed)
+        tools = request.get("tools")
+        if isinstance(tools, ToolClient):  # a run with the suite's tool layer
+            return AgentResponse(output=act(result.action, tools, result.trace), trace=result.trace)
         return AgentResponse(output=result.action, trace=result.trace)
 
 

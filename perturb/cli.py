@@ -397,6 +397,14 @@ def run(
     judge_model: Annotated[
         str | None, typer.Option("--judge-model", help="Model for llm_judge graders.")
     ] = None,
+    faults: Annotated[
+        str | None,
+        typer.Option("--faults", help="Fault-injection rates λ to run at, 0 included (e.g. 0,0.1,0.3)."),
+    ] = None,
+    fault_classes: Annotated[
+        list[str] | None,
+        typer.Option("--fault-classes", help="Fault classes to inject (default: the six single ones)."),
+    ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -419,6 +427,8 @@ def run(
             classes=_split_list(classes),
             tasks=_split_list(tasks),
             tier=tier,
+            faults=faults,
+            fault_classes=_split_list(fault_classes),
             temperature=temperature,
             seed=seed,
             out=out,

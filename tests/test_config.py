@@ -22,8 +22,14 @@ def test_builtin_tiers_match_this_projects_pyproject() -> None:
             trials=3,
             classes=["canonical", "paraphrase", "distractor"],
         ),
-        "full": Tier("full", str(REPO / "pyproject.toml"), trials=5),
-        "stress": Tier("stress", str(REPO / "pyproject.toml"), trials=10),
+        "full": Tier("full", str(REPO / "pyproject.toml"), trials=5, faults=[0.0, 0.1]),
+        "stress": Tier(
+            "stress",
+            str(REPO / "pyproject.toml"),
+            trials=10,
+            faults=[0.0, 0.1, 0.2, 0.3],
+            fault_classes=list(DEFAULT_TIERS["stress"]["fault_classes"]),
+        ),
     }
 
 

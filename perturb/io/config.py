@@ -9,6 +9,8 @@ A tier sets defaults for ``perturb run --tier NAME``; explicit flags override th
     classes = ["canonical", "paraphrase", "distractor"]
     concurrency = 8                # optional
     timeout = 60                   # optional, seconds per trial
+    faults = [0, 0.1]              # optional: the fault-injection rates λ (0 included)
+    fault_classes = ["rate_limit"] # optional: the fault classes (default: the six single ones)
 
 ``perturb.toml`` wins over ``pyproject.toml`` when both exist. Tiers the file does not
 define fall back to the built-in ones (``DEFAULT_TIERS``, the same as this project's
@@ -32,14 +34,28 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-TIER_KEYS = ("tasks", "trials", "classes", "concurrency", "timeout")
+TIER_KEYS = ("tasks", "trials", "classes", "concurrency", "timeout", "faults", "fault_classes")
 
 DEFAULT_TIERS: dict[str, dict[str, Any]] = {
     "smoke": {"tasks": 10, "trials": 3, "classes": ["canonical", "paraphrase", "distractor"]},
-    "full": {"trials": 5},
-    "stress": {"trials": 10},
+    "full": {"trials": 5, "faults": [0.0, 0.1]},
+    "stress": {
+        "trials": 10,
+        "faults": [0.0, 0.1, 0.2, 0.3],
+        "fault_classes": [
+            "rate_limit",
+            "timeout",
+            "transient_500",
+            "partial",
+            "schema_drift",
+            "wrong_data",
+            "rate_limit_storm",
+            "slow_retry_burst",
+        ],
+    },
 }
-"""Seed 003's schedule: smoke on every commit, full nightly, stress weekly."""
+"""Seed 003's schedule: smoke on every commit (λ = 0), full nightly (λ = 0.1), stress weekly
+(a λ sweep to 0.3 with the compound faults)."""
 
 
 @dataclass(frozen=True)
@@ -53,6 +69,10 @@ class Tier:
     classes: list[str] | None = None
     concurrency: int | None = None
     timeout: float | None = None
+    faults: list[float] | None = None
+    """λ values (``perturb run --faults``); 0 must be among them."""
+    fault_classes: list[str] | None = None
+    """Fault classes (``--fault-classes``)."""
 
 
 def _line_of(text: str, table: str, key: str | None) -> int | None:
@@ -89,6 +109,23 @@ def _check(tier: str, key: str, value: Any) -> str | None:
     if key == "timeout":
         ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
         return None if ok else "expected a number of seconds > 0"
+    if key == "faults":
+        ok = (
+            isinstance(value, list)
+            and bool(value)
+            and all(isinstance(v, int | float) and not isinstance(v, bool) and 0 <= v <= 1 for v in value)
+            and 0 in value
+        )
+        return None if ok else "expected a list of rates in [0, 1] that includes 0, e.g. [0, 0.1]"
+    if key == "fault_classes":
+        from perturb.run.faults import FAULTS
+
+        if not isinstance(value, list) or not value:
+            return f"expected a non-empty list of: {', '.join(FAULTS.names())}"
+        bad = [v for v in value if v not in FAULTS]
+        if bad:
+            return f"unknown fault class {bad[0]!r} (expected some of: {', '.join(FAULTS.names())})"
+        return None
     if key == "classes":
         if not isinstance(value, list) or not value:
             return f"expected a non-empty list of: {', '.join(variant_kinds())}"
@@ -110,6 +147,8 @@ def _tier_from(name: str, values: dict[str, Any], source: str) -> Tier:
         classes=list(values["classes"]) if "classes" in values else None,
         concurrency=values.get("concurrency"),
         timeout=float(timeout) if timeout is not None else None,
+        faults=[float(v) for v in values["faults"]] if "faults" in values else None,
+        fault_classes=list(values["fault_classes"]) if "fault_classes" in values else None,
     )
 
 

@@ -383,6 +383,30 @@ class Usage(Record):
     """Cost in US dollars."""
 
 
+class ToolCall(Record):
+    """One call an agent made through perturb's tool layer during a trial."""
+
+    tool: str
+    """The tool called."""
+    index: int = Field(ge=0)
+    """0-based position of the call within the trial (the fault schedule's call index)."""
+    fault: str | None = None
+    """The fault class injected into this call, or None (no fault)."""
+    followup: bool = False
+    """True when the call was answered by a fault still holding from an earlier call (a
+    rate limit not yet elapsed, the rest of a run of 500s), not by a new draw."""
+    status: int = 0
+    """The status the agent got (200, 400, 404, 429, 500, ...)."""
+    timed_out: bool = False
+    """The answer came after the tool deadline (the agent saw a timeout; the call landed)."""
+    latency_s: float = 0.0
+    """Wall time of the call in seconds, injected delays included."""
+    side_effect: bool = False
+    """The tool is declared ``side_effect = true``."""
+    duplicate: bool = False
+    """This call repeated a side effect that had already landed with the same arguments."""
+
+
 class Trial(Record):
     """One attempt of one prompt: a line of ``runs/<id>/trials.jsonl`` (append-only)."""
 
@@ -426,7 +450,14 @@ class Trial(Record):
     """The seed handed to the agent for this trial."""
     retry: int = Field(default=0, ge=0)
     """0 for the first execution; n for the n-th ``--retry-errored`` re-execution. Readers keep
-    the line with the highest ``retry`` per (variant_id, attempt)."""
+    the line with the highest ``retry`` per (variant_id, attempt, lam)."""
+    lam: float = Field(default=0.0, ge=0.0, le=1.0)
+    """λ: the fault-injection rate of this trial (``--faults``); 0 means no faults."""
+    tool_calls: list[ToolCall] = Field(default_factory=list)
+    """Every call the agent made through perturb's tool layer, in order."""
+    duplicated_side_effects: int = Field(default=0, ge=0)
+    """Side-effecting calls that landed again with the same arguments (e.g. a retry after a
+    timeout that rebooked)."""
 
 
 class RunManifest(Record):
@@ -466,6 +497,11 @@ class RunManifest(Record):
     """The LLM judge's model and prompt hash, when a task uses one."""
     seed: int = 0
     """Base seed; trial seeds derive from it, the entry and the attempt."""
+    faults: dict[str, Any] | None = None
+    """``{"lambdas": [...], "classes": [...]}`` of ``--faults`` / ``--fault-classes`` (None: no
+    fault injection, every trial at λ = 0)."""
+    tools: str | None = None
+    """``content_hash`` of the suite's tool declarations (``tasks/<suite>.tools.toml``), if any."""
     perturb_version: str
     """perturb's version."""
     python_version: str

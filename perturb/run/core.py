@@ -37,8 +37,9 @@ from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
+from perturb.run.faults import parse_lambdas, resolve_classes
 from perturb.run.graders import check_grader
-from perturb.run.scheduler import Counts, TrialRunner
+from perturb.run.scheduler import Counts, ToolLayer, TrialRunner
 from perturb.run.store import (
     TrialIndex,
     config_hash,
@@ -50,6 +51,7 @@ from perturb.run.store import (
     versions,
     write_manifest,
 )
+from perturb.run.tools import ToolSuite, find_tools
 from perturb.tasks import suite_name
 
 DEFAULT_CONCURRENCY = 8
@@ -76,6 +78,10 @@ class RunOptions:
     base_url: str | None = None
     api_key_env: str | None = None
     judge_model: str | None = None
+    faults: str | list[float] | None = None
+    """``--faults 0,0.1,0.3``: the fault-injection rates λ to run every entry at (0 included)."""
+    fault_classes: list[str] | None = None
+    """``--fault-classes``: the fault classes injected (default: every non-compound class)."""
     progress: bool | None = None
     """None: a progress bar when stderr is a terminal."""
     progress_console: Any = None
@@ -214,17 +220,52 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
 
 
 def _iter_jobs(
-    entries: list[FixtureEntry], trials: int, index: TrialIndex, retry_errored: bool
-) -> Iterator[tuple[FixtureEntry, int, int]]:
-    """(entry, attempt, retry) for every pair still to run, attempt-major."""
+    entries: list[FixtureEntry],
+    trials: int,
+    index: TrialIndex,
+    retry_errored: bool,
+    lams: list[float] | None = None,
+) -> Iterator[tuple[FixtureEntry, int, float, int]]:
+    """(entry, attempt, λ, retry) for every triple still to run, attempt-major, then λ."""
     latest = index.latest
     for attempt in range(trials):
-        for entry in entries:
-            prev = latest.get((entry.id, attempt))
-            if prev is None:
-                yield entry, attempt, 0
-            elif retry_errored and prev[1] == "errored":
-                yield entry, attempt, prev[0] + 1
+        for lam in lams or [0.0]:
+            for entry in entries:
+                prev = latest.get((entry.id, attempt, lam))
+                if prev is None:
+                    yield entry, attempt, lam, 0
+                elif retry_errored and prev[1] == "errored":
+                    yield entry, attempt, lam, prev[0] + 1
+
+
+def _faults(options: RunOptions, tier: Tier | None) -> tuple[list[float] | None, list[str]]:
+    """λ values (None: no fault axis) and the fault classes, from the flags, else the tier."""
+    lams = parse_lambdas(options.faults if options.faults is not None else (tier.faults if tier else None))
+    names = options.fault_classes or (tier.fault_classes if tier else None)
+    classes = resolve_classes(names)
+    if names and lams is None:
+        raise UsageError(
+            "--fault-classes needs --faults (expected e.g. --faults 0,0.1 --fault-classes timeout)"
+        )
+    return lams, classes
+
+
+def _check_task_tools(entries: list[FixtureEntry], suite: ToolSuite | None, fixtures: Path) -> None:
+    """A task whose ``metadata.tools`` names an undeclared tool: UsageError before the run."""
+    declared = set(suite.tools) if suite else set()
+    for entry in entries:
+        wanted = entry.metadata.get("tools")
+        if wanted is None:
+            continue
+        if not isinstance(wanted, list) or not all(isinstance(t, str) for t in wanted):
+            raise UsageError(f"{fixtures}: {entry.id}: metadata.tools: expected a list of tool names")
+        missing = [t for t in wanted if t not in declared]
+        if missing:
+            where = suite.path if suite and suite.path else "tasks/<suite>.tools.toml"
+            raise UsageError(
+                f"{fixtures}: {entry.id}: metadata.tools: tool {missing[0]!r} is not declared in {where} "
+                f"(declared: {', '.join(sorted(declared)) or 'none'}; add a [tools.{missing[0]}] table)"
+            )
 
 
 def run(options: RunOptions) -> RunSummary:
@@ -232,12 +273,15 @@ def run(options: RunOptions) -> RunSummary:
     fixtures = Path(options.fixtures)
     root = fixtures.parent.parent
     tier, trials, concurrency, timeout, classes, tasks = _resolve(options, root)
+    lams, fault_classes = _faults(options, tier)
     lock = assert_verified(fixtures)
     lock_sha = sha256_bytes(read_bytes(lock_path_for(fixtures)))
     suite = suite_name(fixtures)
     entries, task_ids = _select(load_fixtures(fixtures), tasks, classes, fixtures)
     shas = {e.id: e.sha256 for e in lock.entries}
-    add_import_paths(root)  # callable graders and python agents live in the project
+    add_import_paths(root)  # callable graders, python agents and tools live in the project
+    tool_suite = find_tools(root, suite)
+    _check_task_tools(entries, tool_suite, fixtures)
 
     agent = load_agent(
         options.agent,
@@ -270,6 +314,8 @@ def run(options: RunOptions) -> RunSummary:
         "task_ids": task_ids,
         "judge": judge.describe() if judge else None,
         "seed": options.seed,
+        "faults": {"lambdas": lams, "classes": fault_classes} if lams is not None else None,
+        "tools": tool_suite.sha256 if tool_suite else None,
     }
     digest = config_hash(config)
     run_dir = Path(options.out) if options.out else root / "runs" / f"{suite}-{short_id(digest, 8)}"
@@ -295,6 +341,12 @@ def run(options: RunOptions) -> RunSummary:
         agent=agent,
         judge=judge,
         secrets=secrets,
+        lams=lams,
+        tools=(
+            ToolLayer(tool_suite, tuple(fault_classes))
+            if tool_suite is not None or lams is not None
+            else None
+        ),
     )
     with run_lock(run_dir):  # creates the directory; one writer per run directory
         return _execute(plan)
@@ -319,6 +371,8 @@ class _Plan:
     agent: Agent
     judge: Any
     secrets: list[str]
+    lams: list[float] | None = None
+    tools: ToolLayer | None = None
 
 
 def _execute(plan: _Plan) -> RunSummary:
@@ -361,15 +415,17 @@ def _execute(plan: _Plan) -> RunSummary:
         manifest.retries.append({"pass": retry_pass, "at": utc_now(), "errored": errored})
     write_manifest(manifest_path, manifest, secrets)
 
-    total = len(entries) * trials
+    lams = plan.lams or [0.0]
+    total = len(entries) * trials * len(lams)
     selected_ids = {e.id for e in entries}
+    wanted_lams = set(lams)
     before = dict.fromkeys(("passed", "wrong", "errored"), 0)
     done_before = 0
-    for (variant_id, attempt), (_, outcome) in index.latest.items():
-        if variant_id in selected_ids and attempt < trials:
+    for (variant_id, attempt, lam), (_, outcome) in index.latest.items():
+        if variant_id in selected_ids and attempt < trials and lam in wanted_lams:
             before[outcome] += 1
             done_before += 1
-    jobs = _iter_jobs(entries, trials, index, options.retry_errored)
+    jobs = _iter_jobs(entries, trials, index, options.retry_errored, lams)
     todo = (total - done_before) + (before["errored"] if options.retry_errored else 0)
 
     started = time.perf_counter()
@@ -387,6 +443,7 @@ def _execute(plan: _Plan) -> RunSummary:
         secrets=secrets,
         counts=counts,
         fsync_interval=FSYNC_INTERVAL_S,
+        tools=plan.tools,
     )
     show = options.progress if options.progress is not None else sys.stderr.isatty()
     with Appender(trials_path, fsync=False) as appender:

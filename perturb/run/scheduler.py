@@ -23,8 +23,10 @@ from perturb.io.hashing import content_hash
 from perturb.io.jsonl import Appender
 from perturb.records import FixtureEntry
 from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
+from perturb.run.faults import FaultPlan
 from perturb.run.graders import grade, grade_async
 from perturb.run.store import trial_seed
+from perturb.run.tools import ToolClient, ToolSuite
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
@@ -43,6 +45,20 @@ class Counts:
 
 class _TrialTimeout(Exception):
     pass
+
+
+@dataclass(frozen=True)
+class ToolLayer:
+    """What a run with tools or faults gives every trial: the suite's declarations (None:
+    only tools the agent wraps itself) and the fault classes."""
+
+    suite: ToolSuite | None
+    classes: tuple[str, ...]
+
+    def client(self, seed: int, entry_id: str, attempt: int, lam: float, task: dict[str, Any]) -> ToolClient:
+        """A fresh client (fresh state, this trial's schedule)."""
+        state = self.suite.new_state(task) if self.suite is not None else None
+        return ToolClient(self.suite, state, FaultPlan(seed, entry_id, attempt, lam, self.classes))
 
 
 @dataclass
@@ -73,6 +89,7 @@ class TrialRunner:
         secrets: list[str],
         counts: Counts,
         fsync_interval: float,
+        tools: ToolLayer | None = None,
     ) -> None:
         self.agent = agent
         self.judge = judge
@@ -86,6 +103,8 @@ class TrialRunner:
         self.secrets = secrets
         self.counts = counts
         self.fsync_interval = fsync_interval
+        self.tools = tools
+        self._server: Any = None
         self._ctx: dict[str, _Ctx] = {}
         self._pool: DaemonPool | None = None
         self._written = 0
@@ -149,10 +168,22 @@ class TrialRunner:
             self._pool, grade, entry.grader, entry.expected, output, ctx.task_context
         )
 
-    async def _trial(self, entry: FixtureEntry, attempt: int, retry: int) -> tuple[bytes, str]:
+    def _tool_client(self, ctx: _Ctx, attempt: int, lam: float) -> tuple[ToolClient | None, str | None]:
+        """The trial's tool client, or the reason it could not be made (a failing state factory)."""
+        if self.tools is None:
+            return None, None
+        try:
+            return self.tools.client(self.seed, ctx.entry.id, attempt, lam, ctx.task_context), None
+        except Exception as exc:  # noqa: BLE001 - the suite's state factory failed for this task
+            return None, f"the tool state factory failed: {exception_text(exc)}"
+
+    async def _trial(
+        self, entry: FixtureEntry, attempt: int, retry: int, lam: float = 0.0
+    ) -> tuple[bytes, str]:
         ctx = self._context(entry)
         seed = trial_seed(self.seed, entry.id, attempt)
-        request = {
+        client, tool_problem = self._tool_client(ctx, attempt, lam)
+        request: dict[str, Any] = {
             "prompt": entry.prompt,
             "task_id": entry.task_id,
             "variant_id": entry.id,
@@ -162,9 +193,17 @@ class TrialRunner:
             "temperature": self.temperature,
             "metadata": entry.metadata,
         }
+        token = None
+        if client is not None:
+            request["tools"] = client
+            if self._server is not None:
+                token = self._server.register(client)
+                request["tools_url"] = self._server.url(token)
         output = trace = usage = error = kind = note = None
         started = time.perf_counter()
         try:
+            if tool_problem is not None:
+                raise AgentCallError("tool", tool_problem)
             response = await self._call(request)
             output, trace, usage = response.output, response.trace, response.usage
             outcome = "ok"
@@ -177,6 +216,10 @@ class TrialRunner:
         except Exception as exc:  # noqa: BLE001 - the agent crashed: an errored trial
             outcome, kind, error = "errored", "exception", exception_text(exc)
         latency = time.perf_counter() - started
+        if token is not None:
+            self._server.unregister(token)
+        if client is not None and client.problem is not None and outcome != "errored":
+            outcome, kind, error = "errored", "tool", client.problem
         if outcome == "ok":
             try:
                 passed, note = await self._grade(ctx, output)
@@ -197,6 +240,10 @@ class TrialRunner:
         record["trace"] = trace
         record["seed"] = seed
         record["retry"] = retry
+        if self.tools is not None:
+            record["lam"] = lam
+            record["tool_calls"] = client.calls if client is not None else []
+            record["duplicated_side_effects"] = client.duplicates if client is not None else 0
         try:
             line = _dumps(record)
         except (TypeError, ValueError) as exc:
@@ -218,10 +265,10 @@ class TrialRunner:
 
     # ------------------------------------------------------------------ loop
 
-    async def _worker(self, jobs: Iterator[tuple[FixtureEntry, int, int]], appender: Appender) -> None:
+    async def _worker(self, jobs: Iterator[tuple[FixtureEntry, int, float, int]], appender: Appender) -> None:
         counts = self.counts
-        for entry, attempt, retry in jobs:
-            data, outcome = await self._trial(entry, attempt, retry)
+        for entry, attempt, lam, retry in jobs:
+            data, outcome = await self._trial(entry, attempt, retry, lam)
             appender.append_raw(data)  # written before it is counted: SIGKILL-safe
             self._written += 1
             counts.ran += 1
@@ -287,7 +334,7 @@ class TrialRunner:
 
     async def run(
         self,
-        jobs: Iterator[tuple[FixtureEntry, int, int]],
+        jobs: Iterator[tuple[FixtureEntry, int, float, int]],
         appender: Appender,
         *,
         todo: int,
@@ -299,6 +346,11 @@ class TrialRunner:
         unwritten, so a rerun does them)."""
         started = time.perf_counter()
         await self.agent.start()
+        if self.tools is not None and getattr(self.agent, "tools_over_http", False):
+            from perturb.run.tools.http import ToolServer
+
+            self._server = ToolServer()
+            self._server.start()
         helpers: list[asyncio.Task[None]] = [asyncio.create_task(self._fsync_loop(appender))]
         bar = None
         if progress:
@@ -333,6 +385,8 @@ class TrialRunner:
                 bar.refresh()
                 bar.stop()
             await self.agent.aclose()
+            if self._server is not None:
+                self._server.stop()
             if self.judge is not None:
                 await self.judge.aclose()
             if self._pool is not None:

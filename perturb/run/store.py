@@ -2,7 +2,7 @@
 
 * :func:`config_of` / :func:`config_hash` -- the fields that define a run's numbers
   (``CONFIG_FIELDS``); :func:`config_diff` says which differ between a manifest and a command.
-* :func:`scan_trials` -- streams ``trials.jsonl`` once and keeps, per (variant_id, attempt),
+* :func:`scan_trials` -- streams ``trials.jsonl`` once and keeps, per (variant_id, attempt, λ),
   the highest ``retry`` and its outcome; a torn last line (killed writer) is ignored.
 * :func:`trial_seed` -- the seed handed to the agent for one trial.
 """
@@ -38,9 +38,15 @@ CONFIG_FIELDS = (
     "task_ids",
     "judge",
     "seed",
+    "faults",
+    "tools",
 )
 """Manifest fields that define the numbers. A resume must match all of them; concurrency,
 times, versions, the tier name and the fixture path may change."""
+OPTIONAL_FIELDS = ("faults", "tools")
+"""Config fields added later: left out of the hash when None, so a run without tools or
+faults keeps the id (and resumability) it had before they existed."""
+
 
 OUTCOMES = ("passed", "wrong", "errored")
 
@@ -58,8 +64,14 @@ def config_of(manifest: RunManifest | dict[str, Any]) -> dict[str, Any]:
 
 
 def config_hash(config: dict[str, Any]) -> str:
-    """``content_hash`` of the config fields."""
-    return content_hash({key: config.get(key) for key in CONFIG_FIELDS})
+    """``content_hash`` of the config fields (``OPTIONAL_FIELDS`` only when set)."""
+    return content_hash(
+        {
+            key: config.get(key)
+            for key in CONFIG_FIELDS
+            if key not in OPTIONAL_FIELDS or config.get(key) is not None
+        }
+    )
 
 
 def _show(value: Any) -> str:
@@ -117,10 +129,10 @@ def write_manifest(path: Path, manifest: RunManifest, secrets: list[str]) -> Non
 
 @dataclass
 class TrialIndex:
-    """What ``trials.jsonl`` already holds: per (variant_id, attempt) the latest retry and
-    outcome. Only these small tuples are kept, never outputs."""
+    """What ``trials.jsonl`` already holds: per (variant_id, attempt, lam) the latest retry
+    and outcome. Only these small tuples are kept, never outputs."""
 
-    latest: dict[tuple[str, int], tuple[int, str]] = field(default_factory=dict)
+    latest: dict[tuple[str, int, float], tuple[int, str]] = field(default_factory=dict)
     lines: int = 0
     torn_tail: bool = False
 
@@ -153,6 +165,9 @@ def _key_problem(obj: dict[str, Any]) -> tuple[str, str] | None:
     for key in ("attempt", "retry"):
         if key in obj and not _whole(obj[key]):
             return key, f"{_show_value(obj[key])} is not a whole number >= 0"
+    lam = obj.get("lam", 0.0)
+    if isinstance(lam, bool) or not isinstance(lam, int | float) or not 0 <= lam <= 1:
+        return "lam", f"{_show_value(lam)} is not a rate in [0, 1]"
     if obj["outcome"] not in OUTCOMES:
         return "outcome", f"{_show_value(obj['outcome'])} is not passed, wrong or errored"
     return None
@@ -185,7 +200,7 @@ def scan_trials(path: Path) -> TrialIndex:
             problem = _key_problem(obj)
             if problem is not None:
                 raise InputError(name, f"{problem[1]} ({_FIX})", line=number, field=problem[0])
-            key = (obj["variant_id"], obj["attempt"])
+            key = (obj["variant_id"], obj["attempt"], float(obj.get("lam", 0.0)))
             retry = obj.get("retry", 0)
             outcome = obj["outcome"]
             index.lines += 1

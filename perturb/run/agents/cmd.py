@@ -2,7 +2,8 @@
 
 The command is split with :func:`shlex.split` and executed directly (never through a shell),
 so nothing in a prompt can be interpreted by a shell: the request travels only as JSON on
-stdin. The process prints ``{"output": ..., "trace"?: ..., "usage"?: {...}}`` on stdout. A
+stdin (in a run with a tool layer, with ``tools_url``: see :mod:`perturb.run.tools.http`).
+The process prints ``{"output": ..., "trace"?: ..., "usage"?: {...}}`` on stdout. A
 non-zero exit is an ``exit_status`` error with the tail of stderr; bad stdout is ``malformed``.
 A cancelled trial (timeout) kills the whole process group.
 """
@@ -41,11 +42,20 @@ class SubprocessAgent:
 
     spec: str
     argv: list[str]
+    tools_over_http = True
+    """A run with a tool layer serves it on a loopback URL given in the request (``tools_url``)."""
 
     async def start(self) -> None:
         return None
 
     async def call(self, request: dict[str, Any]) -> AgentResponse:
+        client = request.get("tools")
+        if client is not None:
+            request = {k: v for k, v in request.items() if k != "tools"}
+            request["tools_timeout_s"] = client.deadline_s
+            request["tool_schemas"] = [
+                d.openai_schema() for n in client.names if (d := client.declaration(n)) is not None
+            ]
         payload = json.dumps(request, ensure_ascii=False).encode("utf-8")
         try:
             proc = await asyncio.create_subprocess_exec(
