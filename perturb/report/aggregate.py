@@ -26,8 +26,11 @@ from perturb.report.figures import (
     ClassSummary,
     Delta,
     DriftRow,
+    FaultClassRow,
+    FaultSummary,
     Interval,
     Label,
+    LambdaRow,
     LevelRow,
     TaskRow,
     prompt_label,
@@ -40,7 +43,7 @@ from perturb.report.metrics import (
     pass_hat_k_array,
     stream_seed,
 )
-from perturb.report.results import RunData, Variant
+from perturb.report.results import FaultRow, RunData, Variant
 
 DEFAULT_KS = (1, 2, 5)
 CURVE_MIN = 8
@@ -215,8 +218,125 @@ def analyze(
         n_min=min(n_all),
         n_max=max(n_all),
     )
+    analysis.faults = _faults(data, ks, bootstrap, seed, level)
     analysis.warnings = _warnings(analysis)
     return analysis
+
+
+def _variants_of(rows: list[FaultRow]) -> list[Variant]:
+    """Per-prompt counts of fault trials (rows of one λ)."""
+    out: dict[str, Variant] = {}
+    for row in rows:
+        v = out.get(row[0])
+        if v is None:
+            v = out[row[0]] = Variant(row[0], row[1], row[2], None, 0.0, row[3])
+        v.n += 1
+        outcome = row[7]
+        if outcome == 0:
+            v.passed += 1
+        elif outcome == 1:
+            v.wrong += 1
+        else:
+            v.errored += 1
+    return list(out.values())
+
+
+def _faults(data: RunData, ks: list[int], b: int, seed: int, level: float) -> FaultSummary | None:
+    """The fault axis: per λ the figures (per task first) and the paired delta against λ = 0
+    on matched tasks (the same bootstrap as a class's delta); per fault class, trials that met
+    it against trials that met none, per task first."""
+    spec = data.manifest.faults
+    if spec is None:
+        return None
+    rows = data.faults.rows
+    by_lam: dict[float, list[FaultRow]] = {}
+    for row in rows:
+        by_lam.setdefault(row[4], []).append(row)
+    zero = by_lam.pop(0.0, [])
+    reference = data.variants
+    ref_ks = [kk for kk in ks if kk <= min(v.n for v in reference)]
+    ref_k = max(ref_ks)
+    ref_table = per_task(reference, ref_ks, ref_k)
+    lambdas = [
+        LambdaRow(
+            lam=0.0,
+            n_tasks=len(ref_table.ids),
+            n_variants=len(reference),
+            n_trials=sum(v.n for v in reference),
+            n_min=min(v.n for v in reference),
+            n_max=max(v.n for v in reference),
+            mean=wmean(ref_table.mean, ref_table.weights),
+            pass_hat={kk: wmean(ref_table.pass_hat[kk], ref_table.weights) for kk in ref_ks},
+            delta=None,
+            errored=sum(v.errored for v in reference),
+            calls=sum(r[9] for r in zero),
+            faulted_calls=0,
+            early_calls=0,
+            give_up_trials=0,
+            duplicates=sum(r[13] for r in zero),
+        )
+    ]
+    for lam in sorted(by_lam):
+        lam_rows = by_lam[lam]
+        variants = _variants_of(lam_rows)
+        n_min = min(v.n for v in variants)
+        lam_ks = [kk for kk in ref_ks if kk <= n_min]
+        table = per_task(variants, lam_ks or [1], max(lam_ks or [1]))
+        delta = _delta(table, ref_table, lam_ks, b, seed, level, f"lam={lam!r}") if lam_ks else None
+        lambdas.append(
+            LambdaRow(
+                lam=lam,
+                n_tasks=len(table.ids),
+                n_variants=len(variants),
+                n_trials=len(lam_rows),
+                n_min=n_min,
+                n_max=max(v.n for v in variants),
+                mean=wmean(table.mean, table.weights),
+                pass_hat={kk: wmean(table.pass_hat[kk], table.weights) for kk in lam_ks},
+                delta=delta,
+                errored=sum(v.errored for v in variants),
+                calls=sum(r[9] for r in lam_rows),
+                faulted_calls=sum(r[10] for r in lam_rows),
+                early_calls=sum(r[11] for r in lam_rows),
+                give_up_trials=sum(1 for r in lam_rows if r[12]),
+                duplicates=sum(r[13] for r in lam_rows),
+            )
+        )
+    faulty = [r for r in rows if r[4] > 0.0]
+    return FaultSummary(classes=list(spec.get("classes", [])), lambdas=lambdas, by_class=_by_class(faulty))
+
+
+def _by_class(rows: list[FaultRow]) -> list[FaultClassRow]:
+    """Per fault class met at λ > 0: its trials' success against no-fault trials, per task."""
+    clean: dict[str, list[int]] = {}
+    met: dict[str, dict[str, list[int]]] = {}
+    weights: dict[str, float] = {}
+    for row in rows:
+        task, passed = row[1], int(row[7] == 0)
+        weights[task] = row[3]
+        if not row[8]:
+            clean.setdefault(task, []).append(passed)
+        for fault in row[8]:
+            met.setdefault(fault, {}).setdefault(task, []).append(passed)
+    out = []
+    for fault, tasks in met.items():
+        both = sorted(t for t in tasks if t in clean)
+        if not both:
+            continue
+        w = np.array([weights[t] for t in both])
+        met_rate = np.array([np.mean(tasks[t]) for t in both])
+        clean_rate = np.array([np.mean(clean[t]) for t in both])
+        out.append(
+            FaultClassRow(
+                fault=fault,
+                n_tasks=len(both),
+                n_met=sum(len(tasks[t]) for t in both),
+                n_clean=sum(len(clean[t]) for t in both),
+                met_mean=wmean(met_rate, w),
+                clean_mean=wmean(clean_rate, w),
+            )
+        )
+    return sorted(out, key=lambda r: (r.delta, r.fault))
 
 
 def _task_rows(

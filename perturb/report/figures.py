@@ -160,6 +160,66 @@ class DriftRow:
 
 
 @dataclass
+class LambdaRow:
+    """Success at one fault-injection rate λ (a point of the fault curve), per task first."""
+
+    lam: float
+    n_tasks: int
+    n_variants: int
+    n_trials: int
+    n_min: int
+    n_max: int
+    mean: float
+    pass_hat: dict[int, float]
+    """pass^k at each reported k that every prompt's n allows."""
+    delta: Delta | None
+    """Against λ = 0 on the matched tasks, with the paired task-level bootstrap interval."""
+    errored: int
+    calls: int
+    """Tool calls made."""
+    faulted_calls: int
+    """Calls answered by an injected fault (new or still holding)."""
+    early_calls: int
+    """Calls to a rate-limited tool before its Retry-After elapsed (a retry storm)."""
+    give_up_trials: int
+    """Trials in which some tool's last call got an injected error: the agent stopped trying."""
+    duplicates: int
+    """Duplicated side effects (a side-effecting call that landed twice)."""
+
+
+@dataclass
+class FaultClassRow:
+    """Trials that met one fault class against trials that met none, on the same tasks.
+
+    Per task: the success rate of its λ > 0 trials that met the class, and of its λ > 0
+    trials that met no fault; tasks with both are averaged (weights as declared)."""
+
+    fault: str
+    n_tasks: int
+    """Tasks with trials of both kinds."""
+    n_met: int
+    """Trials that met the class (on those tasks)."""
+    n_clean: int
+    """Trials that met no fault (on those tasks)."""
+    met_mean: float
+    clean_mean: float
+
+    @property
+    def delta(self) -> float:
+        return self.met_mean - self.clean_mean
+
+
+@dataclass
+class FaultSummary:
+    """The fault-tolerance axis of a run with ``--faults``."""
+
+    classes: list[str]
+    """The fault classes that could be injected."""
+    lambdas: list[LambdaRow]
+    by_class: list[FaultClassRow]
+
+
+@dataclass
 class Analysis:
     """Everything the report formats show."""
 
@@ -182,3 +242,5 @@ class Analysis:
     n_trials: int
     n_min: int
     n_max: int
+    faults: FaultSummary | None = None
+    """The fault axis (None: the run did not inject faults)."""

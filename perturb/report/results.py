@@ -81,6 +81,19 @@ class Variant:
     """The wrong output (shortened) when all wrong trials gave the same one."""
 
 
+FaultRow = tuple[str, str, str, float, float, int, int, int, tuple[str, ...], int, int, int, int, int]
+"""A trial at λ > 0: (variant_id, task_id, kind, weight, lam, attempt, retry, outcome code,
+fault classes met, tool calls, faulted calls, calls before Retry-After elapsed, give-ups,
+duplicated side effects)."""
+
+
+@dataclass
+class FaultTrials:
+    """The kept trials at λ > 0, and those at λ = 0 that called tools (a compact row each)."""
+
+    rows: list[FaultRow] = field(default_factory=list)
+
+
 @dataclass
 class RunData:
     """A run read from disk."""
@@ -107,6 +120,38 @@ class RunData:
     truncated_tail: bool = False
     """The last line was cut off (a killed writer) and was ignored."""
     notes: list[str] = field(default_factory=list)
+    faults: FaultTrials = field(default_factory=FaultTrials)
+    """Trials at λ > 0 (``perturb run --faults``) and trials at λ = 0 that called tools; every
+    column above holds λ = 0 only."""
+
+
+def fault_row(trial: Trial, outcome: int) -> FaultRow:
+    """The compact row of a trial at λ > 0.
+
+    A *give-up* is a tool whose last call in the trial got an injected error (429, 5xx or a
+    timeout): the agent stopped trying. A call *before Retry-After elapsed* is one answered by
+    a rate limit still holding from an earlier call (``followup`` with status 429)."""
+    calls = trial.tool_calls
+    met = tuple(sorted({c.fault for c in calls if c.fault}))
+    early = sum(1 for c in calls if c.followup and c.status == 429)
+    last = {c.tool: c for c in calls}
+    give_ups = sum(1 for c in last.values() if c.fault and (c.timed_out or c.status >= 429))
+    return (
+        trial.variant_id,
+        trial.task_id,
+        trial.perturbation,
+        trial.weight,
+        trial.lam,
+        trial.attempt,
+        trial.retry,
+        outcome,
+        met,
+        len(calls),
+        sum(1 for c in calls if c.fault),
+        early,
+        give_ups,
+        trial.duplicated_side_effects,
+    )
 
 
 @dataclass
@@ -125,6 +170,7 @@ class _Chunk:
     truncated: bool = False
     error: tuple[int, str, str | None] | None = None
     """(local line, message, field) of the first bad line."""
+    faults: list[FaultRow] = field(default_factory=list)
 
 
 def _fingerprint(output: Any) -> int:
@@ -188,6 +234,11 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
                     "run_id",
                 )
                 break
+            if trial.lam > 0.0 or trial.tool_calls:
+                out.faults.append(fault_row(trial, codes[trial.outcome]))
+                if trial.lam > 0.0:
+                    out.records += 1
+                    continue
             vi = index.get(trial.variant_id)
             if vi is None:
                 vi = index[trial.variant_id] = len(variants)
@@ -407,6 +458,13 @@ def _merge(run_dir: Path, manifest: RunManifest, name: str, chunks: list[_Chunk]
     keep = np.sort(order[last])
     kept = table[keep]
     truncated = chunks[-1].truncated
+    fault_rows: dict[tuple[str, int, float], FaultRow] = {}
+    for chunk in chunks:
+        for row in chunk.faults:
+            key = (row[0], row[5], row[4])
+            prev = fault_rows.get(key)
+            if prev is None or row[6] >= prev[6]:
+                fault_rows[key] = row
     data = RunData(
         path=run_dir,
         manifest=manifest,
@@ -421,6 +479,7 @@ def _merge(run_dir: Path, manifest: RunManifest, name: str, chunks: list[_Chunk]
         lines=sum(c.records for c in chunks),
         superseded=int(order.size - keep.size),
         truncated_tail=truncated,
+        faults=FaultTrials(list(fault_rows.values())),
     )
     _count(data, samples)
     if truncated:

@@ -14,10 +14,15 @@ from html import escape
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.formats import (
     DEFINITIONS,
+    FAULT_NOTE,
     consistency_line,
     f3,
+    fault_class_table,
+    fault_table,
+    faults_line,
     headline,
     interval,
+    lam_text,
     n_range,
     percent,
     robustness_line,
@@ -187,6 +192,76 @@ def curve_chart(a: Analysis) -> str:
     return "".join(parts)
 
 
+def lambda_chart(a: Analysis) -> str:
+    """SVG: mean success (with the 95% interval of Δ shifted onto the λ = 0 level) against λ."""
+    assert a.faults is not None
+    rows = a.faults.lambdas
+    width, height, left, right, top, bottom = 900, 300, 60, 40, 20, 44
+    plot_w, plot_h = width - left - right, height - top - bottom
+    top_lam = max(r.lam for r in rows) or 1.0
+
+    def x(lam: float) -> float:
+        return left + lam / top_lam * plot_w
+
+    def y(v: float) -> float:
+        return top + (1 - min(max(v, 0.0), 1.0)) * plot_h
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="success against fault rate">'
+    ]
+    for i in range(11):
+        v = i / 10
+        parts.append(
+            f'<line x1="{left}" y1="{y(v):.1f}" x2="{left + plot_w}" y2="{y(v):.1f}" '
+            f'stroke="{"#bbb" if i in (0, 10) else "#eee"}"/>'
+        )
+        if i % 2 == 0:
+            parts.append(f'<text x="{left - 8}" y="{y(v) + 4:.1f}" text-anchor="end">{v:.1f}</text>')
+    base = rows[0].mean
+    for r in rows:
+        parts.append(
+            f'<text x="{x(r.lam):.1f}" y="{top + plot_h + 18}" text-anchor="middle">{lam_text(r.lam)}</text>'
+        )
+        if r.delta is not None:
+            lo, hi = base + r.delta.mean.low, base + r.delta.mean.high
+            parts.append(
+                f'<line x1="{x(r.lam):.1f}" y1="{y(lo):.1f}" x2="{x(r.lam):.1f}" y2="{y(hi):.1f}" '
+                f'stroke="{PALETTE[0]}" stroke-width="2" opacity="0.5"/>'
+            )
+    pts = " ".join(f"{x(r.lam):.1f},{y(r.mean):.1f}" for r in rows)
+    parts.append(f'<polyline points="{pts}" fill="none" stroke="{PALETTE[0]}" stroke-width="3"/>')
+    parts += [
+        f'<circle cx="{x(r.lam):.1f}" cy="{y(r.mean):.1f}" r="4" fill="{PALETTE[0]}">'
+        f"<title>λ={lam_text(r.lam)}: {f3(r.mean)} (n={r.n_trials})</title></circle>"
+        for r in rows
+    ]
+    parts.append(
+        f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle">'
+        "λ (fault-injection rate)</text></svg>"
+    )
+    return "".join(parts)
+
+
+def _fault_sections(a: Analysis) -> list[str]:
+    if a.faults is None:
+        return []
+    header, rows = fault_table(a)
+    out = [
+        "<h2>Fault tolerance by λ</h2>",
+        lambda_chart(a),
+        _table([escape(h) for h in header], [[escape(c) for c in row] for row in rows]),
+        f'<p class="note">{escape(FAULT_NOTE)}</p>',
+    ]
+    header, rows = fault_class_table(a)
+    if rows:
+        out += [
+            "<h2>Fault classes: which fault hurts most</h2>",
+            _table([escape(h) for h in header], [[escape(c) for c in row] for row in rows]),
+        ]
+    return out
+
+
 def _label(r: TaskRow) -> str:
     """The label, coloured; a brittle one names the prompts that failed every trial (tooltip)."""
     if r.label == "brittle":
@@ -271,6 +346,7 @@ def _sections(a: Analysis) -> list[str]:
         f"(B={a.bootstrap}, seed {a.seed}). flaky: a task with a prompt that passed sometimes "
         "and failed sometimes; brittle: every prompt of the task behaved the same every time, "
         "but some always failed (the perturbation breaks it deterministically).</p>",
+        *_fault_sections(a),
         "<h2>Change against canonical, with intervals</h2>",
         delta_chart(a),
         "<h2>pass^k curves</h2>",
@@ -398,7 +474,9 @@ def render_html(a: Analysis) -> str:
         f"<h1>{escape(title)}</h1>",
         f'<div class="meta">{escape(head[0])}<br>{escape(head[1])}</div>',
         *(f'<div class="warn">warning: {escape(w)}</div>' for w in a.warnings),
-        f'<div class="lines">{escape(consistency_line(a))}<br>{escape(robustness_line(a))}</div>',
+        f'<div class="lines">{escape(consistency_line(a))}<br>{escape(robustness_line(a))}'
+        + (f"<br>{escape(line)}" if (line := faults_line(a)) else "")
+        + "</div>",
         *_sections(a),
         *(f'<p class="note">note: {escape(n)}</p>' for n in a.notes),
     ]

@@ -170,8 +170,50 @@ def to_dict(a: Analysis) -> dict[str, Any]:
             }
             for d in a.drift
         ],
+        "faults": _faults(a),
         "warnings": a.warnings,
         "notes": a.notes,
+    }
+
+
+def _faults(a: Analysis) -> dict[str, Any] | None:
+    f = a.faults
+    if f is None:
+        return None
+    return {
+        "classes": f.classes,
+        "lambdas": [
+            {
+                "lam": r.lam,
+                "n_tasks": r.n_tasks,
+                "n_prompts": r.n_variants,
+                "n_trials": r.n_trials,
+                "n_min": r.n_min,
+                "n_max": r.n_max,
+                "mean": _r(r.mean),
+                "pass_hat_k": _kmap(r.pass_hat),
+                "delta": _delta(r.delta),
+                "errored": r.errored,
+                "tool_calls": r.calls,
+                "faulted_calls": r.faulted_calls,
+                "calls_before_retry_after": r.early_calls,
+                "give_up_trials": r.give_up_trials,
+                "duplicated_side_effects": r.duplicates,
+            }
+            for r in f.lambdas
+        ],
+        "by_class": [
+            {
+                "fault": r.fault,
+                "n_tasks": r.n_tasks,
+                "n_met": r.n_met,
+                "n_no_fault": r.n_clean,
+                "success_met": _r(r.met_mean),
+                "success_no_fault": _r(r.clean_mean),
+                "delta": _r(r.delta),
+            }
+            for r in f.by_class
+        ],
     }
 
 

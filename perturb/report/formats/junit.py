@@ -16,7 +16,7 @@ import re
 from xml.sax import saxutils
 
 from perturb.report.aggregate import Analysis, TaskRow
-from perturb.report.formats import f3
+from perturb.report.formats import f3, interval, lam_text
 from perturb.report.formats.spec import FormatSpec
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -97,6 +97,35 @@ def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]
     return out, fails, errs
 
 
+def _fault_suite(a: Analysis) -> tuple[list[str], int, int]:
+    """One test case per λ > 0: it fails when the whole interval of Δ mean is below 0."""
+    m = a.data.manifest
+    assert a.faults is not None
+    rows = [r for r in a.faults.lambdas if r.lam > 0]
+    classname = f"perturb.{m.suite}.faults"
+    body: list[str] = []
+    fails = 0
+    for r in rows:
+        name = quoteattr(f"lam={lam_text(r.lam)}")
+        figures = (
+            f"mean {f3(r.mean)} (n={r.n_trials} trials, {r.n_tasks} tasks); Δ mean vs lam=0.0 "
+            f"{interval(r.delta.mean) if r.delta else '-'}; calls before Retry-After {r.early_calls}; "
+            f"give-ups {r.give_up_trials}; duplicated side effects {r.duplicates}"
+        )
+        body.append(f'    <testcase classname={quoteattr(classname)} name={name} time="0.000">')
+        if r.delta is not None and r.delta.mean.high < 0:
+            fails += 1
+            body.append(f"      <failure message={quoteattr('success falls under faults: ' + figures)}/>")
+        body.append(f"      <system-out>{escape(figures)}</system-out>")
+        body.append("    </testcase>")
+    head = (
+        f'  <testsuite name={quoteattr(f"{m.suite}.faults")} tests="{len(rows)}" '
+        f'failures="{fails}" errors="0" skipped="0" time="0.000">'
+    )
+    props = _props([("fault_classes", ",".join(a.faults.classes)), ("run_id", m.run_id)], "    ")
+    return [head, *props, *body, "  </testsuite>"], fails, len(rows)
+
+
 def render_junit(a: Analysis) -> str:
     """The report as JUnit XML (UTF-8, with declaration)."""
     m = a.data.manifest
@@ -137,6 +166,10 @@ def render_junit(a: Analysis) -> str:
         suites.append("  </testsuite>")
         total_f, total_e, total_t = total_f + fails, total_e + errs, total_t + len(rows)
         total_time += time
+    if a.faults is not None:
+        lines, fails, tests = _fault_suite(a)
+        suites += lines
+        total_f, total_t = total_f + fails, total_t + tests
     head = (
         f'<testsuites name={quoteattr(f"perturb {m.suite}")} tests="{total_t}" '
         f'failures="{total_f}" errors="{total_e}" time="{total_time:.3f}">'

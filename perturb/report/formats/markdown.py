@@ -6,8 +6,12 @@ from __future__ import annotations
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.formats import (
     DEFINITIONS,
+    FAULT_NOTE,
     consistency_line,
     f3,
+    fault_class_table,
+    fault_table,
+    faults_line,
     headline,
     interval,
     n_range,
@@ -103,7 +107,13 @@ def render_markdown(a: Analysis) -> str:
         out.append(f"> **warning:** {w}  ")
     if a.warnings:
         out.append("")
-    out += [f"**{consistency_line(a)}**  ", f"{robustness_line(a)}", ""]
+    line = faults_line(a)
+    out += [
+        f"**{consistency_line(a)}**  ",
+        f"{robustness_line(a)}" + ("  " if line else ""),
+        *([line] if line else []),
+        "",
+    ]
     out += _table(
         [
             "class",
@@ -145,6 +155,12 @@ def render_markdown(a: Analysis) -> str:
         "and failed sometimes; brittle = every prompt of the task behaved the same every time, "
         "but some always failed (the perturbation breaks it deterministically).",
     ]
+    if a.faults is not None:
+        fhead, frows = fault_table(a)
+        out += ["", "### Fault tolerance by λ", "", *_table(fhead, frows), "", FAULT_NOTE]
+        fhead, frows = fault_class_table(a)
+        if frows:
+            out += ["", "### Fault classes: which fault hurts most", "", *_table(fhead, frows)]
     if a.worst:
         out += ["", "### Worst tasks", "", *_task_rows(a, a.worst)]
     flaky = [r for r in a.tasks if r.label == "flaky"]

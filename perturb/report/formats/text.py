@@ -11,8 +11,12 @@ from rich.text import Text
 
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.formats import (
+    FAULT_NOTE,
     consistency_line,
     f3,
+    fault_class_table,
+    fault_table,
+    faults_line,
     headline,
     interval,
     n_range,
@@ -258,6 +262,18 @@ def scorecard(a: Analysis) -> Group:
     levels = _levels(a)
     if levels is not None:
         sections.append(_Section("success by intensity level (robustness curve)", levels))
+    if a.faults is not None:
+        header, rows = fault_table(a)
+        table = _table(*header, tight=True)
+        for row in rows:
+            table.add_row(*row)
+        sections.append(_Section("fault tolerance by λ", table))
+        header, rows = fault_class_table(a)
+        if rows:
+            table = _table(*header)
+            for row in rows:
+                table.add_row(*row)
+            sections.append(_Section("fault classes: which fault hurts most", table))
     if a.worst:
         sections.append(_Section("worst tasks", task_table(a, a.worst)))
     sections.extend(_lists(a))
@@ -288,8 +304,13 @@ def scorecard(a: Analysis) -> Group:
         Text(consistency_line(a)),
         Text(robustness_line(a)),
     ]
+    line = faults_line(a)
+    if line is not None:
+        parts.append(Text(line))
     for i, section in enumerate(sections):
         parts.extend(section.parts())
+        if section.title == "fault tolerance by λ":
+            parts.append(Text(FAULT_NOTE, style="dim"))
         if i == 0:
             parts.append(
                 Text(
