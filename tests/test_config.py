@@ -67,7 +67,7 @@ def test_perturb_toml_wins(tmp_path: Path) -> None:
         (
             "[tool.perturb.tiers.smoke]\ntrials = 3\ntrails = 4\n",
             "pyproject.toml:3: tool.perturb.tiers.smoke.trails: unknown key "
-            "(expected: tasks, trials, classes, concurrency, timeout)",
+            "(expected: tasks, trials, classes, concurrency, timeout, faults, fault_classes)",
         ),
         (
             '[tool.perturb.tiers.smoke]\n\ntrials = "three"\n',
@@ -99,7 +99,7 @@ def test_perturb_toml_wins(tmp_path: Path) -> None:
         (
             "[tool.perturb.tiers]\nsmoke = 3\n",
             "pyproject.toml:2: tool.perturb.tiers.smoke: expected a table "
-            "([tool.perturb.tiers.smoke] with keys tasks, trials, classes, concurrency, timeout)",
+            "([tool.perturb.tiers.smoke] with keys tasks, trials, classes, concurrency, timeout, faults, fault_classes)",
         ),
         (
             "[tool.perturb.tiers.full]\ntrials = \n",
@@ -123,3 +123,25 @@ def test_unknown_tier(tmp_path: Path) -> None:
         "stress; define [tool.perturb.tiers.nightly] in pyproject.toml or [tiers.nightly] in "
         "perturb.toml)"
     )
+
+
+def test_tier_faults_are_checked(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.perturb.tiers.chaos]\ntrials = 2\nfaults = [0, 0.2]\nfault_classes = ["timeout"]\n'
+    )
+    assert load_tiers(tmp_path)["chaos"] == Tier(
+        "chaos", str(tmp_path / "pyproject.toml"), trials=2, faults=[0.0, 0.2], fault_classes=["timeout"]
+    )
+    for bad, message in (
+        ("faults = [0.1]", "expected a list of rates in [0, 1] that includes 0, e.g. [0, 0.1], got [0.1]"),
+        ("faults = [0, 2]", "expected a list of rates in [0, 1] that includes 0, e.g. [0, 0.1], got [0, 2]"),
+        ('fault_classes = ["meteor"]', "unknown fault class 'meteor' (expected some of: rate_limit, timeout, "
+         "transient_500, partial, schema_drift, wrong_data, rate_limit_storm, slow_retry_burst), got ['meteor']"),
+    ):  # fmt: skip
+        (tmp_path / "pyproject.toml").write_text(f"[tool.perturb.tiers.chaos]\n{bad}\n")
+        with pytest.raises(ConfigError) as info:
+            load_tiers(tmp_path)
+        assert (
+            str(info.value)
+            == f"{tmp_path / 'pyproject.toml'}:2: tool.perturb.tiers.chaos.{bad.split()[0]}: {message}"
+        )
