@@ -35,6 +35,18 @@ class Reply:
     system_fingerprint: str | None = "fp_test"
     usage: tuple[int, int] = (10, 5)
     error_message: str | None = None
+    tool_calls: list[tuple[str, dict[str, Any]]] | None = None
+    """``[(tool name, arguments)]``: the reply asks for these function calls (no content)."""
+
+
+def _message(reply: Reply) -> dict[str, Any]:
+    if not reply.tool_calls:
+        return {"role": "assistant", "content": reply.content}
+    calls = [
+        {"id": f"call_{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args)}}
+        for i, (name, args) in enumerate(reply.tool_calls)
+    ]
+    return {"role": "assistant", "content": None, "tool_calls": calls}
 
 
 def completion_body(model: str, reply: Reply) -> dict[str, Any]:
@@ -48,8 +60,8 @@ def completion_body(model: str, reply: Reply) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": reply.content},
-                "finish_reason": "stop",
+                "message": _message(reply),
+                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
                 "logprobs": None,
             }
         ],

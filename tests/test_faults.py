@@ -25,6 +25,7 @@ from perturb.report.core import build_report
 from perturb.run.faults import FAULTS, FaultPlan, parse_lambdas, schedule_digest
 from perturb.run.tools import ToolClient, load_tools
 from perturb.run.tools.http import ToolServer
+from tests.fake_openai import FakeOpenAIServer, Reply
 from tests.fault_tools import TOOLS_TOML, item_value
 from tests.run_helpers import make_suite, read_trials
 
@@ -501,3 +502,63 @@ def test_resume_refuses_changed_fault_options(project: Path) -> None:
 def test_parse_lambdas_sorts_and_dedupes() -> None:
     assert parse_lambdas("0.3, 0, 0.1,0.1") == [0.0, 0.1, 0.3]
     assert parse_lambdas(None) is None
+
+
+# --------------------------------------------------------------------------- openai: function calling
+
+
+def fake_model(body: dict[str, Any]) -> Reply:
+    """A 'model' that reads the item with get_item, calls again after a failed answer (at most
+    three calls), then answers with the value or gives up."""
+    messages = body["messages"]
+    key = messages[0]["content"].split()[0]
+    answers = [json.loads(m["content"]) for m in messages if m["role"] == "tool"]
+    if answers:
+        last = answers[-1]
+        try:
+            value = json.loads(last.get("body", "")).get("value") if last.get("status") == 200 else None
+        except ValueError:
+            value = None
+        if value is not None:
+            return Reply(content=str(value))
+        if len(answers) >= 3:
+            return Reply(content="gave up")
+    return Reply(content=None, tool_calls=[("get_item", {"key": key})])
+
+
+def test_openai_agent_function_calling_loop_under_faults(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")
+    fx = project / "fixtures" / "demo.jsonl"
+    out = project / "oa"
+    with FakeOpenAIServer(default=fake_model) as srv:
+        result = invoke(
+            str(fx), "--agent", "openai:fake-model", "--base-url", srv.base_url, "-n", "2",
+            "--faults", "0,0.5", "--fault-classes", "transient_500,partial,wrong_data", "--out", str(out),
+        )  # fmt: skip
+        assert result.exit_code == 0, result.output
+        requests = list(srv.requests)
+    assert {t["function"]["name"] for t in requests[0]["tools"]} == {"get_item", "put_item", "book"}
+    rows = [Trial.model_validate(r) for r in read_trials(out / "trials.jsonl")]
+    assert len(rows) == 32
+    zero = [r for r in rows if r.lam == 0.0]
+    assert all(r.outcome == "passed" and len(r.tool_calls) == 1 for r in zero)
+    # Every tool message the model saw is one recorded call: 1 + the number of model turns - 1.
+    assert sum(len(r.tool_calls) for r in rows) == sum(
+        1 for b in requests for m in b["messages"][-1:] if m["role"] == "tool"
+    )
+    half = [r for r in rows if r.lam == 0.5]
+    for r in half:  # the recorded faults are the schedule's (calls not held by a run of 500s)
+        for c in r.tool_calls:
+            if not c.followup:
+                expected, _ = FaultPlan(
+                    0, r.variant_id, r.attempt, 0.5, ["transient_500", "partial", "wrong_data"]
+                ).pick(c.index)
+                assert c.fault == (expected.name if expected else None)
+    met = Counter(c.fault for r in half for c in r.tool_calls if c.fault)
+    assert met.keys() == {"transient_500", "partial", "wrong_data"}
+    # wrong_data passes the model's (absent) checks: some trials answer a wrong number.
+    assert any(r.outcome == "wrong" for r in half) and all(r.outcome != "errored" for r in rows)
+    report = build_report(out, bootstrap=50).faults
+    assert report is not None and report.lambdas[1].mean < report.lambdas[0].mean == 1.0

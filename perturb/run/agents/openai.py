@@ -12,10 +12,21 @@ without content) back off exponentially, at most ``MAX_RETRIES`` retries; the
 count is recorded in the trial's trace (``trace.retries``). 401, 403 and 404 stop the run
 (every trial would fail the same way); other refusals, and giving up, make the trial
 ``errored`` with kind ``api``.
+
+Tools: in a run with a tool layer whose suite declares tools, perturb runs the
+function-calling loop itself. The suite's tools go to the model as ``tools`` (their JSON
+Schemas); every ``tool_calls`` entry of a reply is answered through the trial's
+:class:`~perturb.run.tools.ToolClient` (so faults are injected exactly as for any other agent)
+and sent back as a ``tool`` message ``{"status", "retry_after"?, "body"}`` -- a truncated body
+stays truncated, a timeout is ``{"error": "timeout ..."}``. The loop ends at the first reply
+without tool calls (its content is the output) or, after ``MAX_TOOL_TURNS`` replies that all
+asked for tools, with an ``errored`` trial of kind ``tool_turns``.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -27,6 +38,8 @@ from perturb.run.agents.spec import AgentSettings, AgentSpec
 MAX_RETRIES = 6
 BASE_DELAY_S = 0.5
 MAX_WAIT_S = 120.0
+MAX_TOOL_TURNS = 12
+"""Model replies per trial in the function-calling loop (a bound on a looping model)."""
 FATAL_STATUS = (401, 403, 404)
 """Refusals that stop the run: a bad key, missing permission, an unknown model or URL."""
 
@@ -70,12 +83,14 @@ async def complete(
     timeout: float | None,
     max_retries: int = MAX_RETRIES,
     base_delay: float = BASE_DELAY_S,
+    tools: list[dict[str, Any]] | None = None,
 ) -> tuple[Any, int]:
     """One chat completion through :func:`perturb.io.llm.chat_with_retries`; ``(completion,
     retries)``. Raises :class:`AgentFatalError` for 401/403/404 and :class:`AgentCallError`
     (kind ``api``) for other failures."""
     from perturb.io.llm import chat_with_retries
 
+    extra: dict[str, Any] = {"tools": tools} if tools is not None else {}
     try:
         return await chat_with_retries(
             client,
@@ -87,12 +102,29 @@ async def complete(
             max_retries=max_retries,
             base_delay=base_delay,
             max_wait=MAX_WAIT_S,
-            validate=require_content,
+            validate=require_content if tools is None else _content_or_tool_calls,
+            **extra,
         )
     except LLMError as exc:
         if exc.status in FATAL_STATUS:
             raise AgentFatalError(f"{what}: {exc}") from None
         raise AgentCallError("api", str(exc)) from None
+
+
+def _content_or_tool_calls(completion: Any) -> None:
+    if not completion.choices[0].message.tool_calls:
+        require_content(completion)
+
+
+def tool_message(response: Any, deadline_s: float) -> str:
+    """What the model sees of a tool's answer."""
+    if response.timed_out:
+        return json.dumps({"error": f"timeout: no answer within {deadline_s:g} s"})
+    out: dict[str, Any] = {"status": response.status}
+    if response.retry_after is not None:
+        out["retry_after"] = response.retry_after
+    out["body"] = response.body
+    return json.dumps(out, ensure_ascii=False)
 
 
 class OpenAIAgent:
@@ -162,6 +194,9 @@ class OpenAIAgent:
         )
 
     async def call(self, request: dict[str, Any]) -> AgentResponse:
+        tools = request.get("tools")
+        if tools is not None and tools.names:
+            return await self._tool_loop(request, tools)
         resp, retries = await complete(
             self._client,
             what=f"{self.spec} at {strip_credentials(self.base_url)}",
@@ -190,6 +225,75 @@ class OpenAIAgent:
             "retries": retries,
         }
         return AgentResponse(output=choice.message.content, trace=trace, usage=usage)
+
+    async def _tool_loop(self, request: dict[str, Any], tools: Any) -> AgentResponse:
+        """The function-calling loop (see the module docstring)."""
+        schemas = [d.openai_schema() for n in tools.names if (d := tools.declaration(n)) is not None]
+        messages: list[dict[str, Any]] = [{"role": "user", "content": request["prompt"]}]
+        tokens_in = tokens_out = 0
+        retries_total = 0
+        for turn in range(1, MAX_TOOL_TURNS + 1):
+            resp, retries = await complete(
+                self._client,
+                what=f"{self.spec} at {strip_credentials(self.base_url)}",
+                model=self.model,
+                messages=messages,
+                temperature=self.temperature,
+                seed=request.get("seed") if self.send_seed else None,
+                timeout=self.request_timeout,
+                max_retries=self.max_retries,
+                base_delay=self.base_delay,
+                tools=schemas,
+            )
+            retries_total += retries
+            if resp.usage is not None:
+                tokens_in += resp.usage.prompt_tokens or 0
+                tokens_out += resp.usage.completion_tokens or 0
+            message = resp.choices[0].message
+            calls = message.tool_calls or []
+            if not calls:
+                trace = {"model": resp.model, "turns": turn, "retries": retries_total}
+                usage = {"input_tokens": tokens_in, "output_tokens": tokens_out, "cost_usd": None}
+                return AgentResponse(output=message.content, trace=trace, usage=usage)
+            messages.append(
+                {
+                    "role": "assistant",
+                    "content": message.content,
+                    "tool_calls": [
+                        {
+                            "id": c.id,
+                            "type": "function",
+                            "function": {"name": c.function.name, "arguments": c.function.arguments},
+                        }
+                        for c in calls
+                    ],
+                }
+            )
+            for c in calls:
+                messages.append(
+                    {"role": "tool", "tool_call_id": c.id, "content": await self._answer(tools, c)}
+                )
+        raise AgentCallError(
+            "tool_turns",
+            f"no final answer after {MAX_TOOL_TURNS} model replies that all asked for tools "
+            "(expected a reply without tool_calls)",
+        )
+
+    @staticmethod
+    async def _answer(tools: Any, call: Any) -> str:
+        from perturb.run.tools import UndeclaredToolError
+
+        try:
+            args = json.loads(call.function.arguments or "{}")
+        except ValueError:
+            args = None
+        if not isinstance(args, dict):
+            return json.dumps({"status": 400, "body": '{"error": "arguments are not a JSON object"}'})
+        try:
+            response = await asyncio.to_thread(tools.respond, call.function.name, args)
+        except UndeclaredToolError as exc:
+            return json.dumps({"status": 404, "body": json.dumps({"error": str(exc)})})
+        return tool_message(response, tools.deadline_s)
 
     async def aclose(self) -> None:
         if self._client is not None:
