@@ -562,3 +562,31 @@ def test_openai_agent_function_calling_loop_under_faults(
     assert any(r.outcome == "wrong" for r in half) and all(r.outcome != "errored" for r in rows)
     report = build_report(out, bootstrap=50).faults
     assert report is not None and report.lambdas[1].mean < report.lambdas[0].mean == 1.0
+
+
+# --------------------------------------------------------------------------- gate
+
+
+def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
+    from perturb.report.gate import check_gate, write_baseline
+
+    fx = project / "fixtures" / "demo.jsonl"
+    common = ["-n", "4", "--faults", "0,0.5", "--fault-classes", "rate_limit", "-c", "8"]
+    for agent in ("immediate_retry", "honours_retry_after"):
+        result = invoke(
+            str(fx), "--agent", f"tests.fault_agents:{agent}", *common, "--out", str(project / agent)
+        )
+        assert result.exit_code == 0, result.output
+    baseline = write_baseline(project / "honours_retry_after", project / "baseline.json", k=2)
+    assert list(baseline.faults) == ["0.5"] and len(baseline.fault_variants) == 8
+    assert {v.lam for v in baseline.fault_variants} == {0.5}
+    same = check_gate(project / "honours_retry_after", project / "baseline.json")
+    assert same.passed and "ok: faults lam=0.5 mean: baseline" in "\n".join(same.lines)
+    worse = check_gate(project / "immediate_retry", project / "baseline.json")
+    assert not worse.passed
+    assert worse.summary.startswith("gate failed: ")
+    bad = [line for line in worse.lines if line.startswith("regression: faults lam=0.5")]
+    assert [line.split(":")[1].strip().split()[-1] for line in bad] == ["mean", "pass^2"]
+    assert worse.summary.startswith("gate failed: 2 regressions; run immediate_retry against baseline")
+    # λ = 0 is the same agent behaviour (no faults): canonical is not a regression.
+    assert any(line.startswith("ok: canonical mean: baseline 1.000, current 1.000") for line in worse.lines)

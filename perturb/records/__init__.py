@@ -552,6 +552,8 @@ class BaselineVariant(Record):
     """Trials that completed with an answer the grader did not accept."""
     errored: int = Field(default=0, ge=0)
     """Trials that did not complete."""
+    lam: float = Field(default=0.0, ge=0.0, le=1.0)
+    """The fault-injection rate λ of these trials (0 outside ``fault_variants``)."""
 
 
 class Baseline(Record):
@@ -579,3 +581,8 @@ class Baseline(Record):
     """Optional per-prompt counts (written by ``perturb baseline``). With them the gate
     compares on matched tasks only, at any k, and supports ``--noise-aware``; without them
     (a hand-written baseline) it compares ``classes`` as they are."""
+    faults: dict[str, ClassFigures] = Field(default_factory=dict)
+    """Per fault-injection rate λ > 0 (key ``"0.1"``): mean and pass^k over every prompt run at
+    that λ (``perturb run --faults``); the gate compares each λ like a class."""
+    fault_variants: list[BaselineVariant] = Field(default_factory=list)
+    """Per (prompt, λ > 0): trial counts, so the gate compares each λ on matched tasks."""

@@ -66,6 +66,7 @@ __all__ = [
     "TaskTable",
     "analyze",
     "class_order",
+    "fault_variants",
     "matched",
     "per_task",
     "prompt_label",
@@ -223,7 +224,7 @@ def analyze(
     return analysis
 
 
-def _variants_of(rows: list[FaultRow]) -> list[Variant]:
+def fault_variants(rows: list[FaultRow]) -> list[Variant]:
     """Per-prompt counts of fault trials (rows of one λ)."""
     out: dict[str, Variant] = {}
     for row in rows:
@@ -278,7 +279,7 @@ def _faults(data: RunData, ks: list[int], b: int, seed: int, level: float) -> Fa
     ]
     for lam in sorted(by_lam):
         lam_rows = by_lam[lam]
-        variants = _variants_of(lam_rows)
+        variants = fault_variants(lam_rows)
         n_min = min(v.n for v in variants)
         lam_ks = [kk for kk in ref_ks if kk <= n_min]
         table = per_task(variants, lam_ks or [1], max(lam_ks or [1]))

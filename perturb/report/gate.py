@@ -13,7 +13,9 @@ with it (matched tasks) and fails, naming each one, on:
   before, brittle now, with a prompt failing every trial that did not fail every trial in the
   baseline); a newly failing one (stable-pass, flaky or brittle before, stable-fail now) --
   reported as notes in noise-aware mode;
-* with ``--require X``: any task whose pass^k (or pass@k) is below X.
+* with ``--require X``: any task whose pass^k (or pass@k) is below X;
+* a fault-injection rate λ > 0 of the baseline (``perturb run --faults``) whose mean or
+  pass^k fell, by the same rules as a class (``faults lam=0.1 mean: ...``).
 
 The baseline's labels are recomputed from its per-prompt counts when it has them (so a
 baseline written before labels were per prompt is read with today's rule), else taken as
@@ -37,6 +39,7 @@ from perturb.report.aggregate import (
     Label,
     TaskTable,
     class_order,
+    fault_variants,
     matched,
     per_task,
     prompt_label,
@@ -111,6 +114,32 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
             pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
         )
     labels = dict(sorted(_task_labels(data.variants).items()))
+    faults: dict[str, ClassFigures] = {}
+    fault_rows: list[BaselineVariant] = []
+    for lam, members in _by_lam(data).items():
+        if k > min(v.n for v in members):
+            continue  # an interrupted λ: too few trials for pass^k at this k
+        table = per_task(members, [k], k)
+        faults[f"{lam:g}"] = ClassFigures(
+            n_tasks=len(table.ids),
+            n_trials=sum(v.n for v in members),
+            mean=round(wmean(table.mean, table.weights), 6),
+            pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
+        )
+        fault_rows += [
+            BaselineVariant(
+                variant_id=v.variant_id,
+                task_id=v.task_id,
+                perturbation=v.kind,
+                weight=v.weight,
+                n=v.n,
+                passed=v.passed,
+                wrong=v.wrong,
+                errored=v.errored,
+                lam=lam,
+            )
+            for v in sorted(members, key=lambda v: v.variant_id)
+        ]
     return Baseline(
         perturb_version=__version__,
         suite=data.manifest.suite,
@@ -133,7 +162,65 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
             )
             for v in sorted(data.variants, key=lambda v: v.variant_id)
         ],
+        faults=faults,
+        fault_variants=fault_rows,
     )
+
+
+def _by_lam(data: RunData) -> dict[float, list[Variant]]:
+    """λ > 0 -> the per-prompt counts of the run's trials at that λ."""
+    rows: dict[float, list[tuple]] = {}
+    for row in data.faults.rows:
+        if row[4] > 0.0:
+            rows.setdefault(row[4], []).append(row)
+    return {lam: fault_variants(rows[lam]) for lam in sorted(rows)}
+
+
+def _gate_faults(
+    data: RunData,
+    baseline: Baseline,
+    k: int,
+    tol: float,
+    noise_aware: bool,
+    b: int,
+    seed: int,
+    lines: list[str],
+) -> int:
+    """Each λ > 0 of the baseline compared like a class (same tolerance and noise rules)."""
+    current = _by_lam(data)
+    base_rows: dict[float, list[Variant]] = {}
+    for v in baseline.fault_variants:
+        base_rows.setdefault(v.lam, []).append(
+            Variant(
+                v.variant_id,
+                v.task_id,
+                v.perturbation,
+                None,
+                0.0,
+                v.weight,
+                v.n,
+                v.passed,
+                v.wrong,
+                v.errored,
+            )
+        )
+    found = 0
+    for key in sorted(baseline.faults, key=float):
+        lam = float(key)
+        label = f"faults lam={key}"
+        members = current.get(lam)
+        if not members:
+            lines.append(f"note: {label} is in the baseline but not in this run (not compared)")
+            continue
+        if k > min(v.n for v in members):
+            lines.append(f"note: {label}: fewer than k={k} trials per prompt in this run (not compared)")
+            continue
+        table = per_task(members, [k], k)
+        if lam in base_rows:
+            found += _compare_matched(label, table, base_rows[lam], k, tol, noise_aware, b, seed, lines)
+        else:
+            found += _compare_figures(label, table, baseline.faults[key], k, tol, lines)
+    return found
 
 
 def write_baseline(run_dir: str | Path, out: str | Path, k: int | None = None) -> Baseline:
@@ -272,6 +359,7 @@ def check_gate(
         regressions += found
     for kind in class_order(set(cur_kinds) - set(baseline.classes)):
         lines.append(f"note: class {kind} is new in this run (no baseline figures)")
+    regressions += _gate_faults(data, baseline, k, tolerance, noise_aware, bootstrap, seed, lines)
     flaky_n, brittle_n, failing_n = _labels(data, baseline, noise_aware, lines)
     below = _require(data, k, require, metric, lines) if require is not None else 0
     parts = []
