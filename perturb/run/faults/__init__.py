@@ -99,18 +99,22 @@ def parse_lambdas(text: str | Sequence[float] | None) -> list[float] | None:
     return lams
 
 
+def _prefix(seed: int, entry_id: str, attempt: int, lam: float, classes: Sequence[str]) -> bytes:
+    return f"{seed}\x1f{entry_id}\x1f{attempt}\x1f{lam!r}\x1f{','.join(classes)}\x1f".encode()
+
+
 def schedule_digest(
     seed: int, entry_id: str, attempt: int, index: int, lam: float, classes: Sequence[str]
 ) -> bytes:
-    """sha256 of everything the schedule depends on (and nothing else)."""
-    key = f"{seed}\x1f{entry_id}\x1f{attempt}\x1f{index}\x1f{lam!r}\x1f{','.join(classes)}"
-    return hashlib.sha256(key.encode("utf-8")).digest()
+    """sha256 of everything the schedule depends on (and nothing else):
+    ``"<seed>␟<entry id>␟<attempt>␟<λ repr>␟<class,class,...>␟<call index>"`` (␟ = U+001F)."""
+    return hashlib.sha256(_prefix(seed, entry_id, attempt, lam, classes) + b"%d" % index).digest()
 
 
 class FaultPlan:
     """The schedule of one trial: ``pick(index)`` -> (fault class or None, digest)."""
 
-    __slots__ = ("seed", "entry_id", "attempt", "lam", "classes", "_specs")
+    __slots__ = ("seed", "entry_id", "attempt", "lam", "classes", "_specs", "_hasher", "_threshold")
 
     def __init__(self, seed: int, entry_id: str, attempt: int, lam: float, classes: Sequence[str]) -> None:
         self.seed = seed
@@ -119,14 +123,19 @@ class FaultPlan:
         self.lam = lam
         self.classes = tuple(classes)
         self._specs = [FAULTS.get(c) for c in self.classes] if lam > 0 else []
+        self._hasher = hashlib.sha256(_prefix(seed, entry_id, attempt, lam, self.classes))
+        # u < λ as bytes: the digest's first 8 bytes (big-endian) below λ * 2^64.
+        self._threshold = b"\xff" * 9 if lam >= 1.0 else int(lam * _TWO64).to_bytes(8, "big")
 
     def pick(self, index: int) -> tuple[FaultSpec | None, bytes]:
         """The fault of call ``index`` (0-based within the trial): first 8 bytes of the digest
         as u in [0, 1) -- a fault when u < λ; the next 4 choose the class uniformly."""
-        if self.lam <= 0.0 or not self._specs:
+        if not self._specs:
             return None, b""
-        digest = schedule_digest(self.seed, self.entry_id, self.attempt, index, self.lam, self.classes)
-        if int.from_bytes(digest[:8], "big") / _TWO64 >= self.lam:
+        hasher = self._hasher.copy()  # the fixed prefix is hashed once per trial
+        hasher.update(b"%d" % index)
+        digest = hasher.digest()
+        if digest[:8] >= self._threshold:  # bytes compare as big-endian integers
             return None, digest
         return self._specs[int.from_bytes(digest[8:12], "big") % len(self._specs)], digest
 
