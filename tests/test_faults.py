@@ -590,3 +590,18 @@ def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
     assert worse.summary.startswith("gate failed: 2 regressions; run immediate_retry against baseline")
     # λ = 0 is the same agent behaviour (no faults): canonical is not a regression.
     assert any(line.startswith("ok: canonical mean: baseline 1.000, current 1.000") for line in worse.lines)
+
+
+@pytest.mark.slow
+def test_docs_scorecard_matches_a_run_of_the_current_code() -> None:
+    done = subprocess.run(
+        [sys.executable, str(REPO / "docs" / "faults_scorecard.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = (REPO / "docs" / "faults.md").read_text(encoding="utf-8")
+    assert "faults      lam=0.0 1.000  lam=0.1 " in text
+    for name in FAULTS.names():  # every fault class is documented
+        assert f"| `{name}`" in text

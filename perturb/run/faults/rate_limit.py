@@ -8,6 +8,7 @@ against a limit that has not reset; one that honours Retry-After (or backs off) 
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from perturb.run.faults.spec import FaultCall, FaultSpec, ToolResponse, encode
@@ -16,7 +17,7 @@ from perturb.run.faults.spec import FaultCall, FaultSpec, ToolResponse, encode
 def _response(state: dict[str, Any], now: float) -> ToolResponse:
     headers = {}
     if state["header"]:
-        headers["Retry-After"] = f"{max(state['until'] - now, 0.0):.3f}"
+        headers["Retry-After"] = f"{math.ceil(max(state['until'] - now, 0.0) * 1000) / 1000:.3f}"
     return ToolResponse(429, encode({"error": "rate limit exceeded"}), headers)
 
 

@@ -4,6 +4,7 @@ the storm; one that retries at once, or switches tools to "get around" it, burns
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from perturb.run.faults.spec import FaultCall, FaultSpec, ToolResponse, encode
@@ -12,7 +13,7 @@ WINDOWS = 3
 
 
 def _response(state: dict[str, Any], now: float) -> ToolResponse:
-    left = max(state["until"] - now, 0.0)
+    left = math.ceil(max(state["until"] - now, 0.0) * 1000) / 1000
     return ToolResponse(429, encode({"error": "rate limit exceeded (storm)"}), {"Retry-After": f"{left:.3f}"})
 
 
