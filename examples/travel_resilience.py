@@ -6,7 +6,7 @@ is parsed and checked for the fields the agent uses; a bad one is fetched again)
 (retried), refunds (sent with a ``request_id``, so a retried refund is a replay).
 
 Does not cope with: three or four 500s in a row (it gives up and escalates to a human), 429
-without ``Retry-After`` (its backoff, 2 ms then 4 ms, is far shorter than the limiter's 50 ms
+without ``Retry-After`` (its backoff, 2 ms then 4 ms, is far shorter than the limiter's 500 ms
 window: all three attempts hit the closed limit), implausible values (nothing checks that a
 booking reference looks like one: a reversed ``ref`` or ``day`` from a tool goes straight into
 the answer), and timeouts of ``change_booking`` / ``cancel_booking`` (retried without an

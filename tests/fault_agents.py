@@ -18,7 +18,7 @@ def _read(tools: ToolClient, key: str, honour: bool) -> Any:
             continue
         if resp.status == 429:
             if honour:  # wait what the limiter asks, or longer than any window when it does not say
-                time.sleep(resp.retry_after if resp.retry_after is not None else 0.06)
+                time.sleep(resp.retry_after if resp.retry_after is not None else 0.6)
             continue
         if resp.status >= 500:
             time.sleep(0.001 if not honour else 0.01)

@@ -36,7 +36,7 @@ def book(store: dict[str, Any], key: str, request_id: str | None = None) -> dict
 
 TOOLS_TOML = """
 timeout_s = 0.03
-retry_after_s = 0.05
+retry_after_s = 0.5
 state = "tests.fault_tools:new_store"
 
 [tools.get_item]

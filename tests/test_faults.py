@@ -245,6 +245,7 @@ def test_undeclared_tool_and_bad_arguments_over_http(project: Path, server: Tool
 # --------------------------------------------------------------------------- retries, duplicates
 
 
+@pytest.mark.slow
 def test_immediate_429_retry_scores_worse_than_honouring_retry_after(project: Path) -> None:
     fx = project / "fixtures" / "demo.jsonl"
     common = ["-n", "6", "--faults", "0,0.5", "--fault-classes", "rate_limit", "-c", "8"]
@@ -526,6 +527,7 @@ def fake_model(body: dict[str, Any]) -> Reply:
     return Reply(content=None, tool_calls=[("get_item", {"key": key})])
 
 
+@pytest.mark.slow
 def test_openai_agent_function_calling_loop_under_faults(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -567,6 +569,7 @@ def test_openai_agent_function_calling_loop_under_faults(
 # --------------------------------------------------------------------------- gate
 
 
+@pytest.mark.slow
 def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
     from perturb.report.gate import check_gate, write_baseline
 
