@@ -24,7 +24,6 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +31,7 @@ from perturb.errors import GraderError, UsageError
 from perturb.freeze.core import assert_verified, load_fixtures
 from perturb.freeze.fixtures import lock_path_for
 from perturb.generate.perturbations import variant_kinds
+from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
@@ -121,10 +121,6 @@ class RunSummary:
         elif t["errored"]:
             tail += f" (or --retry-errored to re-run the {t['errored']} errored)"
         return f"{head}; {run}; {tail}"
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _select(

@@ -21,6 +21,9 @@ class GradeContext:
     """The task as the agent saw it: prompt, ids, slots, metadata."""
     judge: LLMJudge | None = None
     """The run's LLM judge (``--judge-model``), for graders that ask a model."""
+    offline: bool = False
+    """``check`` only: judge the task file alone (``perturb validate``, ``freeze``): no import
+    of user code, no service; what a run needs besides is checked before the run."""
 
 
 GradeFn = Callable[[Grader, Any, Any, GradeContext], GradeResult]
