@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
+from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
 from perturb.run.graders import check_grader
@@ -76,10 +76,8 @@ class RunOptions:
     base_url: str | None = None
     api_key_env: str | None = None
     judge_model: str | None = None
-    progress: bool | None = None
-    """None: a progress bar when stderr is a terminal."""
-    progress_console: Any = None
-    """A ``rich.console.Console`` for the bar (tests and benchmarks)."""
+    progress: Progress | None = None
+    """Told how the run advances (the CLI draws a bar on a terminal); None: silent."""
 
 
 @dataclass
@@ -101,7 +99,7 @@ class RunSummary:
     resumed: bool = False
     notes: list[str] = field(default_factory=list)
 
-    def line(self) -> str:
+    def summary(self) -> str:
         """The one-line summary the CLI prints."""
         what = "re-ran" if self.retry_pass else "ran"
         head = (
@@ -384,15 +382,13 @@ def _execute(plan: _Plan) -> RunSummary:
         counts=counts,
         fsync_interval=FSYNC_INTERVAL_S,
     )
-    show = options.progress if options.progress is not None else sys.stderr.isatty()
     with Appender(trials_path, fsync=False) as appender:
         asyncio.run(
             runner.run(
                 jobs,
                 appender,
                 todo=todo,
-                progress=show,
-                console=options.progress_console,
+                progress=options.progress,
                 label=run_id,
             )
         )
