@@ -37,7 +37,7 @@ from perturb.io.jsonl import Appender, read_bytes
 from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
-from perturb.run.graders import check_grader
+from perturb.run.graders import GRADERS, check_grader
 from perturb.run.scheduler import Counts, TrialRunner
 from perturb.run.store import (
     TrialIndex,
@@ -193,7 +193,7 @@ def _secrets(agent: Agent, judge: Any, options: RunOptions) -> list[str]:
 
 
 def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
-    models = {e.grader.model for e in entries if e.grader.type == "llm_judge"}
+    models = {e.grader.model for e in entries if GRADERS.get(e.grader.type).uses_judge}
     if not models:
         return None
     from perturb.run.graders.llm_judge import LLMJudge

@@ -24,7 +24,7 @@ from perturb.io.jsonl import Appender
 from perturb.progress import Progress
 from perturb.records import FixtureEntry
 from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
-from perturb.run.graders import grade, grade_async
+from perturb.run.graders import GRADERS, GraderSpec, grade, grade_async
 from perturb.run.store import trial_seed
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
@@ -57,7 +57,7 @@ class _Ctx:
     entry: FixtureEntry
     head: dict[str, Any]
     task_context: dict[str, Any]
-    slow_grader: bool
+    grader: GraderSpec
 
 
 class TrialRunner:
@@ -122,7 +122,7 @@ class TrialRunner:
                     "slots": entry.slots,
                     "metadata": entry.metadata,
                 },
-                slow_grader=entry.grader.type in ("callable", "llm_judge"),
+                grader=GRADERS.get(entry.grader.type),
             )
             self._ctx[entry.id] = ctx
         return ctx
@@ -143,10 +143,11 @@ class TrialRunner:
 
     async def _grade(self, ctx: _Ctx, output: Any) -> tuple[bool, str | None]:
         entry = ctx.entry
-        if not ctx.slow_grader:
-            return grade(entry.grader, entry.expected, output, ctx.task_context)
-        if entry.grader.type == "llm_judge":
+        spec = ctx.grader
+        if spec.grade_async is not None:
             return await grade_async(entry.grader, entry.expected, output, ctx.task_context, judge=self.judge)
+        if not spec.blocking:
+            return grade(entry.grader, entry.expected, output, ctx.task_context)
         if self._pool is None:
             self._pool = DaemonPool("perturb-grader")
         loop = asyncio.get_running_loop()

@@ -70,4 +70,5 @@ SPEC = GraderSpec(
     check=_check,
     validate=_validate,
     options=frozenset({"function"}),
+    blocking=True,
 )

@@ -176,4 +176,5 @@ SPEC = GraderSpec(
     check=_check,
     validate=_validate,
     options=frozenset({"rubric", "model"}),
+    uses_judge=True,
 )

@@ -52,3 +52,8 @@ class GraderSpec:
     check: CheckFn | None = None
     validate: ValidateFn | None = None
     options: frozenset[str] = frozenset()
+    blocking: bool = False
+    """True when ``grade`` runs code that may block (a user's function): the runner calls it
+    in a worker thread so it never stalls the other trials."""
+    uses_judge: bool = False
+    """True when the grader asks the run's LLM judge (``--judge-model``): the run creates one."""
