@@ -10,10 +10,10 @@ shown output skips any number of real lines; the wall time of ``perturb run`` (`
 is the one figure allowed to differ. A block preceded by ``<!-- file: SANDBOX PATH -->`` is
 written to PATH in the sandbox before the next checked block runs.
 
-Sandboxes: a name starting with ``travel`` starts as a copy of the bundled example (tasks/, fixtures/, examples/,
-evals/, pyproject.toml, no review/); any other name starts empty. A sandbox lives for one run
-of this script and is shared by every page, in the order README.md, then docs/*.md sorted, and
-within a page top to bottom. ``tests/test_docs.py::test_docs_examples_match_real_output`` runs
+Sandboxes: a name starting with ``travel`` starts as a copy of the bundled example (tasks/,
+fixtures/, examples/, evals/, pyproject.toml, no review/); any other name starts empty. A
+sandbox lives for one run of this script and is shared by every page, in the order of
+``PAGES``, and within a page top to bottom. ``tests/test_docs.py::test_docs_examples_match_real_output`` runs
 the check (marked slow).
 """
 
@@ -143,7 +143,8 @@ def main(argv: list[str]) -> int:
     for problem in problems:
         print(problem, end="\n\n")
     if problems and "--update" not in argv:
-        print(f"{len(problems)} shown outputs differ from the real ones: run python docs/gen_examples.py --update")
+        print(f"{len(problems)} shown outputs differ from the real ones: "
+              "run python docs/gen_examples.py --update")
         return 1
     print("updated" if problems else "every checked block matches the real output")
     return 0

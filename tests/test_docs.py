@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[1]
 DOCS = REPO / "docs"
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
@@ -64,3 +66,10 @@ def test_readme_stays_short_and_starts_with_the_two_commands() -> None:
     blocks = re.findall(r"```bash\n(.*?)\n```", text, re.S)
     assert blocks[0].endswith("perturb report runs/demo")
     assert blocks[1].endswith("python -m pytest -q")
+
+
+@pytest.mark.slow
+def test_docs_examples_match_real_output() -> None:
+    """Every output block marked ``<!-- check: ... -->`` in the docs is what the commands print."""
+    problems = load_script("gen_examples").check()
+    assert not problems, "\n\n".join(problems) + "\n\nrun python docs/gen_examples.py --update"
