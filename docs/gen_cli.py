@@ -22,8 +22,16 @@ DOCS = Path(__file__).resolve().parent
 CLI_MD = DOCS / "cli.md"
 WIDTH = "100"
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
-ENV = {"COLUMNS": WIDTH, "TERMINAL_WIDTH": WIDTH, "LINES": "50", "NO_COLOR": "1", "TERM": "dumb",
-       "FORCE_COLOR": None, "PY_COLORS": None, "_TYPER_FORCE_DISABLE_TERMINAL": "1"}
+ENV = {
+    "COLUMNS": WIDTH,
+    "TERMINAL_WIDTH": WIDTH,
+    "LINES": "50",
+    "NO_COLOR": "1",
+    "TERM": "dumb",
+    "FORCE_COLOR": None,
+    "PY_COLORS": None,
+    "_TYPER_FORCE_DISABLE_TERMINAL": "1",
+}
 
 
 def help_text(args: list[str]) -> str:

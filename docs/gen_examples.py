@@ -33,8 +33,15 @@ MARK = re.compile(r"^<!-- (check|file): (\S+)(?: (\S+))? -->\n(```[a-z]*\n)(.*?)
 WALL = re.compile(r" in [0-9]+(?:\.[0-9]+)? s\b")
 BIN = Path(sys.executable).parent
 # The order the pages are checked in (a sandbox carries state from one page to the next).
-PAGES = ["README.md", "docs/tasks.md", "docs/perturbations.md", "docs/review.md", "docs/running.md",
-         "docs/reports.md", "docs/tutorial.md"]
+PAGES = [
+    "README.md",
+    "docs/tasks.md",
+    "docs/perturbations.md",
+    "docs/review.md",
+    "docs/running.md",
+    "docs/reports.md",
+    "docs/tutorial.md",
+]
 
 
 @dataclass
@@ -50,8 +57,10 @@ class Block:
 
 def blocks(page: Path) -> list[Block]:
     text = page.read_text(encoding="utf-8")
-    return [Block(page, m.group(1), m.group(2), m.group(3), m.start(5), m.end(5), m.group(5))
-            for m in MARK.finditer(text)]
+    return [
+        Block(page, m.group(1), m.group(2), m.group(3), m.start(5), m.end(5), m.group(5))
+        for m in MARK.finditer(text)
+    ]
 
 
 def sandbox(name: str, root: Path, made: dict[str, Path]) -> Path:
@@ -82,16 +91,24 @@ def run_commands(commands: list[str], cwd: Path) -> list[list[str]]:
     script = ["__rc=0"]
     for command in commands:
         script.append(f"{{ {command.replace('$?', '$__rc')} ; }} 2>&1; __rc=$?; echo {sep}")
-    env = {"PATH": f"{BIN}:/usr/bin:/bin", "HOME": str(cwd), "LANG": "C.UTF-8",
-           "PYTHONDONTWRITEBYTECODE": "1", "COLUMNS": "120", "TERM": "dumb"}
-    done = subprocess.run(["bash", "-c", "\n".join(script)], cwd=cwd, capture_output=True,
-                          text=True, env=env, timeout=600)
+    env = {
+        "PATH": f"{BIN}:/usr/bin:/bin",
+        "HOME": str(cwd),
+        "LANG": "C.UTF-8",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "COLUMNS": "120",
+        "TERM": "dumb",
+    }
+    done = subprocess.run(
+        ["bash", "-c", "\n".join(script)], cwd=cwd, capture_output=True, text=True, env=env, timeout=600
+    )
     outputs = done.stdout.split(sep + "\n")
     return [out.rstrip("\n").split("\n") if out.strip("\n") else [] for out in outputs[: len(commands)]]
 
 
 def matches(shown: list[str], real: list[str]) -> bool:
     """Every shown line, in order; ``...`` skips real lines; wall times may differ."""
+
     def norm(line: str) -> str:
         return WALL.sub(" in _ s", line.rstrip())
 
@@ -128,8 +145,11 @@ def check(update: bool = False) -> list[str]:
                     new_body += [f"$ {command}", *(shown if matches(shown, real) else real)]
                     if not matches(shown, real):
                         problems.append(
-                            f"{name}: `{command}` printed:\n" + "\n".join(real)
-                            + "\nbut the page shows:\n" + "\n".join(shown))
+                            f"{name}: `{command}` printed:\n"
+                            + "\n".join(real)
+                            + "\nbut the page shows:\n"
+                            + "\n".join(shown)
+                        )
                 replacements.append((block.start, block.end, "\n".join(new_body) + "\n"))
             if update and replacements:
                 for start, end, body in reversed(replacements):
@@ -143,8 +163,10 @@ def main(argv: list[str]) -> int:
     for problem in problems:
         print(problem, end="\n\n")
     if problems and "--update" not in argv:
-        print(f"{len(problems)} shown outputs differ from the real ones: "
-              "run python docs/gen_examples.py --update")
+        print(
+            f"{len(problems)} shown outputs differ from the real ones: "
+            "run python docs/gen_examples.py --update"
+        )
         return 1
     print("updated" if problems else "every checked block matches the real output")
     return 0

@@ -133,7 +133,7 @@ def schema(
     typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
-# --------------------------------------------------------------------------- generate (issue 3)
+# --------------------------------------------------------------------------- generate
 
 
 @app.command()
@@ -203,7 +203,7 @@ def generate(
     typer.echo(run_generate(tasks, options).summary())
 
 
-# ------------------------------------------------------------------ review / freeze / verify (issue 4)
+# ------------------------------------------------------------------ review / freeze / verify
 
 
 def _progress_bar(*, counts: bool) -> Any:
@@ -332,7 +332,7 @@ def verify(
     typer.echo(report.summary())
 
 
-# --------------------------------------------------------------------------- run (issue 5)
+# --------------------------------------------------------------------------- run
 
 
 def _split_list(values: list[str] | None) -> list[str] | None:
@@ -434,7 +434,7 @@ def run(
     typer.echo(summary.summary())
 
 
-# ------------------------------------------------------------------ report / baseline / gate (issue 6)
+# ------------------------------------------------------------------ report / baseline / gate
 
 
 @app.command()

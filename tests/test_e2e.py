@@ -277,7 +277,9 @@ def test_readme_first_command_reports_on_the_bundled_fixtures(tmp_path: Path) ->
     real = scorecard.splitlines()
     assert shown[-1] == "..." and shown[1:-1] == real[: len(shown) - 2], (
         "README.md's scorecard differs from the real output; replace it with:\n"
-        + outputs[0] + "\n".join(real[: len(shown) - 2]))
+        + outputs[0]
+        + "\n".join(real[: len(shown) - 2])
+    )
 
 
 def wall_time_free(line: str) -> str:

@@ -58,7 +58,7 @@ class Candidate(Record):
     level: float = Field(ge=0)
     """The requested intensity epsilon."""
     epsilon: float = Field(ge=0)
-    """The measured intensity of this text (definition per class in the README)."""
+    """The measured intensity of this text (definition per class in docs/perturbations.md)."""
     index: int = Field(ge=0)
     """Which variant this is among those asked for the same task, class and level."""
     generator: Provenance
