@@ -65,7 +65,6 @@ def run_cpu_per_call(rounds: int) -> float:
                     classes=["canonical"],
                     faults="0",
                     out=out,
-                    progress=False,
                 )
             )
             cpu = time.process_time() - started
@@ -227,7 +226,6 @@ def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) ->
         timeout=60,
         out=root / "runs" / f"r{round_no}",
         base_url=base_url,
-        progress=False,
     )
     started = time.perf_counter()
     summary = run(options)

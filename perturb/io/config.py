@@ -54,7 +54,7 @@ DEFAULT_TIERS: dict[str, dict[str, Any]] = {
         ],
     },
 }
-"""Seed 003's schedule: smoke on every commit (λ = 0), full nightly (λ = 0.1), stress weekly
+"""The built-in tiers: smoke on every commit (λ = 0), full nightly (λ = 0.1), stress weekly
 (a λ sweep to 0.3 with the compound faults)."""
 
 
