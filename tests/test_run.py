@@ -249,6 +249,8 @@ def test_manifest_content(project: Path) -> None:
         "task_ids": ["city"],
         "judge": None,
         "seed": 9,
+        "faults": None,
+        "tools": None,
     }
     assert manifest.run_id == "m"
     assert manifest.concurrency == 3
