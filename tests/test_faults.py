@@ -608,3 +608,36 @@ def test_docs_scorecard_matches_a_run_of_the_current_code() -> None:
     assert "faults      lam=0.0 1.000  lam=0.1 " in text
     for name in FAULTS.names():  # every fault class is documented
         assert f"| `{name}`" in text
+
+
+def test_every_format_shows_the_fault_axis(project: Path) -> None:
+    from perturb.report.core import render
+
+    fx = project / "fixtures" / "demo.jsonl"
+    out = project / "formats"
+    result = invoke(
+        str(fx), "--agent", "tests.fault_agents:immediate_retry", "-n", "2",
+        "--faults", "0,1", "--fault-classes", "rate_limit", "--out", str(out),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    a = build_report(out, bootstrap=100)
+    # λ = 0: every read answers; λ = 1: the first call is limited and the two immediate retries
+    # land inside the window: every trial gives up.
+    line = "faults      lam=0.0 1.000  lam=1.0 0.000"
+    assert a.faults is not None and [r.mean for r in a.faults.lambdas] == [1.0, 0.0]
+    text = render(a, "text")
+    assert line in text and "fault tolerance by λ" in text
+    assert "-1.000 [-1.000, -1.000]" in text  # Δ mean on 8 matched tasks, every one -1
+    md = render(a, "md")
+    assert line in md and "### Fault tolerance by λ" in md
+    data = json.loads(render(a, "json"))["faults"]
+    rows = [
+        (r["lam"], r["n_trials"], r["calls_before_retry_after"], r["give_up_trials"]) for r in data["lambdas"]
+    ]
+    assert rows == [(0.0, 16, 0, 0), (1.0, 16, 32, 16)]
+    assert data["classes"] == ["rate_limit"] and data["by_class"] == []  # no λ>0 trial met no fault
+    xml = render(a, "junit")
+    assert '<testsuite name="demo.faults" tests="1" failures="1"' in xml
+    assert '<failure message="success falls under faults: mean 0.000 (n=16 trials, 8 tasks)' in xml
+    html = render(a, "html")
+    assert 'aria-label="success against fault rate"' in html and "faults      lam=0.0 1.000" in html

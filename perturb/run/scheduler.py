@@ -248,7 +248,8 @@ class TrialRunner:
         record["retry"] = retry
         if self.tools is not None:
             record["lam"] = lam
-            record["tool_calls"] = client.calls if client is not None else []
+            # A copy: the agent's thread may still be calling after a trial timeout.
+            record["tool_calls"] = [dict(c) for c in list(client.calls)] if client is not None else []
             record["duplicated_side_effects"] = client.duplicates if client is not None else 0
         try:
             line = _dumps(record)
