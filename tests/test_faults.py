@@ -591,6 +591,13 @@ def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
     bad = [line for line in worse.lines if line.startswith("regression: faults lam=0.5")]
     assert [line.split(":")[1].strip().split()[-1] for line in bad] == ["mean", "pass^2"]
     assert worse.summary.startswith("gate failed: 2 regressions; run immediate_retry against baseline")
+    old = check_gate(project / "honours_retry_after", project / "baseline.json", k=2)
+    assert old.passed
+    plain = json.loads((project / "baseline.json").read_text())
+    plain["faults"], plain["fault_variants"] = {}, []
+    (project / "plain.json").write_text(json.dumps(plain))
+    note = check_gate(project / "immediate_retry", project / "plain.json")
+    assert note.passed and "note: faults lam=0.5 is new in this run (no baseline figures)" in note.lines
     # λ = 0 is the same agent behaviour (no faults): canonical is not a regression.
     assert any(line.startswith("ok: canonical mean: baseline 1.000, current 1.000") for line in worse.lines)
 

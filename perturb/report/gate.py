@@ -216,10 +216,13 @@ def _gate_faults(
             lines.append(f"note: {label}: fewer than k={k} trials per prompt in this run (not compared)")
             continue
         table = per_task(members, [k], k)
-        if lam in base_rows:
+        if lam in base_rows and base_rows[lam]:
             found += _compare_matched(label, table, base_rows[lam], k, tol, noise_aware, b, seed, lines)
         else:
             found += _compare_figures(label, table, baseline.faults[key], k, tol, lines)
+    known = {float(key) for key in baseline.faults}
+    for lam in sorted(set(current) - known):
+        lines.append(f"note: faults lam={lam:g} is new in this run (no baseline figures)")
     return found
 
 
