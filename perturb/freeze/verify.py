@@ -15,7 +15,6 @@ Unreadable or malformed files raise :class:`~perturb.errors.InputError` (exit 2)
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,7 +29,7 @@ from perturb.freeze.fixtures import (
     render_fixture_line,
 )
 from perturb.io.hashing import content_hash
-from perturb.io.jsonl import read_bytes, validate_record
+from perturb.io.jsonl import loads_strict, read_bytes, validate_record
 from perturb.records import CANONICAL, FixtureEntry, Lock
 from perturb.tasks import load_tasks, suite_name, task_hash
 
@@ -129,16 +128,15 @@ def _parse_lines(path: Path, data: bytes) -> tuple[list[_Line], list[tuple[int, 
         if number == len(parts) and not ends_clean:
             layout.append((number, "no newline at end of file"))
         try:
-            obj = json.loads(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(str(path), "not valid UTF-8 (expected UTF-8 JSON)", line=number) from None
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                str(path),
-                f"invalid JSON: {exc.msg} at column {exc.colno} (expected one fixture "
-                "entry per line; restore the file from git or run `perturb freeze`)",
-                line=number,
-            ) from None
+        obj = loads_strict(
+            text,
+            str(path),
+            number,
+            what="one fixture entry per line; restore the file from git or run `perturb freeze`",
+        )
         if not isinstance(obj, dict):
             raise InputError(str(path), "expected a JSON object (a fixture entry)", line=number)
         out.append(_Line(number, raw + b"\n", validate_record(FixtureEntry, obj, path, number)))
