@@ -194,7 +194,9 @@ def build(root: Path, suite: str) -> tuple[list[FixtureEntry], Lock, dict[str, i
 def _write_pending(path: Path, data: bytes) -> Path:
     tmp = pending_path(path)
     try:
-        with open(tmp, "wb") as fh:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)  # a leftover (or a planted symlink) is never written through
+        with open(tmp, "xb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())

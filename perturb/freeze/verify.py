@@ -9,6 +9,14 @@ One problem per line, each saying how to fix it:
 * ``NONCANONICAL`` a line whose bytes differ from the stable rendering (formatting, order,
   duplicate, blank line, missing final newline), with its line number.
 * ``INCOMPLETE``   a freeze was interrupted between renaming the fixtures and the lock.
+* ``UNREVIEWED``   an entry differs from what ``perturb freeze`` builds from ``tasks/`` and the
+  review journal in ``review/`` (the field that differs is named), is not built by it at all,
+  or is built by it but absent -- a fixture-plus-lock edit that bypassed review.
+
+The lock alone cannot prove anything (whoever edits a line can recompute its hash), so
+``verify`` re-derives every entry, canonical and variant, from the task file and the review
+journal (:func:`perturb.freeze.core.build`, the code ``freeze`` itself runs) and compares --
+once the other checks pass (a line that already fails them is reported once, not twice).
 
 Unreadable or malformed files raise :class:`~perturb.errors.InputError` (exit 2) instead.
 """
@@ -20,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from perturb.errors import InputError, VerifyFailed
+from perturb.errors import InputError, ReviewError, VerifyFailed
 from perturb.freeze.fixtures import (
     fixture_sort_key,
     load_lock,
@@ -28,12 +36,12 @@ from perturb.freeze.fixtures import (
     pending_path,
     render_fixture_line,
 )
-from perturb.io.hashing import content_hash
+from perturb.io.hashing import canonical_json, content_hash
 from perturb.io.jsonl import loads_strict, read_bytes, validate_record
 from perturb.records import CANONICAL, FixtureEntry, Lock
 from perturb.tasks import load_tasks, suite_name, task_hash
 
-KINDS = ("MODIFIED", "UNLISTED", "MISSING", "STALE", "NONCANONICAL", "INCOMPLETE")
+KINDS = ("MODIFIED", "UNLISTED", "MISSING", "STALE", "NONCANONICAL", "INCOMPLETE", "UNREVIEWED")
 
 
 @dataclass
@@ -379,8 +387,88 @@ def verify(fixtures_path: Path | str) -> VerifyReport:
     report.lock = lock
     report.problems.extend(integrity)
     report.problems.extend(_layout(fx, suite, lines, blanks))
-    report.problems.extend(_stale(lock, _tasks_path(fx_path, lock, lock_path), suite, lines))
+    stale = _stale(lock, _tasks_path(fx_path, lock, lock_path), suite, lines)
+    report.problems.extend(stale)
+    if not report.problems:  # the lock holds: now prove the lock itself came from review
+        report.problems.extend(_unreviewed(fx_path, suite, lines))
     return report
+
+
+def _show(value: Any) -> str:
+    text = canonical_json(value).decode("utf-8")
+    text = text if len(text) <= 80 else text[:77] + "..."
+    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+
+
+def _unreviewed(fx_path: Path, suite: str, lines: list[_Line]) -> list[Problem]:
+    """UNREVIEWED: every entry against what ``freeze`` builds from tasks/ and review/."""
+    from perturb.freeze.core import build  # freeze.core imports this module
+
+    root = fx_path.parent.parent
+    fx = str(fx_path)
+    fix = (
+        f"restore the fixtures and lock from git, or review the change (`perturb review {suite}`) "
+        f"and run `perturb freeze {suite}`"
+    )
+    try:
+        derived, _, _ = build(root, suite)
+    except ReviewError as exc:
+        return [Problem("UNREVIEWED", fx, f"{fx}: UNREVIEWED: cannot re-derive the fixtures: {exc}")]
+    want = {e.id: e for e in derived}
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for ln in lines:
+        e = ln.entry
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        built = want.get(e.id)
+        if built is None:
+            why = (
+                "the task file has no such task"
+                if e.perturbation == CANONICAL
+                else f"no accepted or edited decision for it in review/{suite}/journal.jsonl"
+            )
+            problems.append(
+                Problem(
+                    "UNREVIEWED",
+                    fx,
+                    f"{fx}:{ln.number}: UNREVIEWED {e.id}: `perturb freeze` does not build this entry "
+                    f"({why}; {fix})",
+                    e.id,
+                    ln.number,
+                )
+            )
+            continue
+        have, should = e.model_dump(mode="json"), built.model_dump(mode="json")
+        for key in should:
+            if canonical_json(have.get(key)) != canonical_json(should[key]):
+                problems.append(
+                    Problem(
+                        "UNREVIEWED",
+                        fx,
+                        f"{fx}:{ln.number}: UNREVIEWED {e.id}: {key} is {_show(have.get(key))}, but "
+                        f"tasks/ and review/ freeze to {_show(should[key])} ({fix})",
+                        e.id,
+                        ln.number,
+                        _show(should[key]),
+                        _show(have.get(key)),
+                    )
+                )
+    for entry_id, built in want.items():
+        # A variant accepted in the journal but not frozen yet is a review in progress, not a
+        # bypass; a missing canonical entry is one (STALE catches it first, via the lock).
+        if entry_id not in seen and built.perturbation == CANONICAL:
+            problems.append(
+                Problem(
+                    "UNREVIEWED",
+                    fx,
+                    f"{fx}: UNREVIEWED {entry_id}: `perturb freeze` builds this entry from tasks/ and "
+                    f"review/, but the fixtures lack it ({fix})",
+                    entry_id,
+                )
+            )
+    return problems
 
 
 def assert_verified(fixtures_path: Path | str) -> Lock:

@@ -35,6 +35,7 @@ from perturb.generate.perturbations import variant_kinds
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
+from perturb.io.paths import confine
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
 from perturb.run.graders import check_grader
@@ -231,6 +232,11 @@ def run(options: RunOptions) -> RunSummary:
     """Run (or resume) the trials; see the module docstring."""
     fixtures = Path(options.fixtures)
     root = fixtures.parent.parent
+    if options.out is not None and Path(options.out).exists() and not Path(options.out).is_dir():
+        raise UsageError(
+            f"--out {options.out}: is a file, not a directory (expected a run directory, new or "
+            "written by `perturb run`; choose another --out)"
+        )
     tier, trials, concurrency, timeout, classes, tasks = _resolve(options, root)
     lock = assert_verified(fixtures)
     lock_sha = sha256_bytes(read_bytes(lock_path_for(fixtures)))
@@ -272,7 +278,9 @@ def run(options: RunOptions) -> RunSummary:
         "seed": options.seed,
     }
     digest = config_hash(config)
-    run_dir = Path(options.out) if options.out else root / "runs" / f"{suite}-{short_id(digest, 8)}"
+    run_dir = (
+        Path(options.out) if options.out else confine(root, root / "runs" / f"{suite}-{short_id(digest, 8)}")
+    )
     manifest_path = run_dir / "manifest.json"
 
     if options.retry_errored and not manifest_path.exists():
