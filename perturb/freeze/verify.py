@@ -396,8 +396,22 @@ def verify(fixtures_path: Path | str) -> VerifyReport:
 
 def _show(value: Any) -> str:
     text = canonical_json(value).decode("utf-8")
-    text = text if len(text) <= 80 else text[:77] + "..."
+    text = text if len(text) <= 120 else text[:117] + "..."
     return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+
+
+def _differences(have: Any, should: Any, where: str = "") -> list[tuple[str, Any, Any]]:
+    """``(dotted field, got, expected)`` for each leaf where two JSON values differ (a value
+    absent on one side shows as null)."""
+    if isinstance(have, dict) and isinstance(should, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for key in [*should, *(k for k in have if k not in should)]:
+            sub = f"{where}.{key}" if where else key
+            out.extend(_differences(have.get(key), should.get(key), sub))
+        return out
+    if canonical_json(have) == canonical_json(should):
+        return []
+    return [(where or "(entry)", have, should)]
 
 
 def _unreviewed(fx_path: Path, suite: str, lines: list[_Line]) -> list[Problem]:
@@ -440,21 +454,19 @@ def _unreviewed(fx_path: Path, suite: str, lines: list[_Line]) -> list[Problem]:
                 )
             )
             continue
-        have, should = e.model_dump(mode="json"), built.model_dump(mode="json")
-        for key in should:
-            if canonical_json(have.get(key)) != canonical_json(should[key]):
-                problems.append(
-                    Problem(
-                        "UNREVIEWED",
-                        fx,
-                        f"{fx}:{ln.number}: UNREVIEWED {e.id}: {key} is {_show(have.get(key))}, but "
-                        f"tasks/ and review/ freeze to {_show(should[key])} ({fix})",
-                        e.id,
-                        ln.number,
-                        _show(should[key]),
-                        _show(have.get(key)),
-                    )
+        for key, got, expected in _differences(e.model_dump(mode="json"), built.model_dump(mode="json")):
+            problems.append(
+                Problem(
+                    "UNREVIEWED",
+                    fx,
+                    f"{fx}:{ln.number}: UNREVIEWED {e.id}: {key} is {_show(got)}, but "
+                    f"tasks/ and review/ freeze to {_show(expected)} ({fix})",
+                    e.id,
+                    ln.number,
+                    _show(expected),
+                    _show(got),
                 )
+            )
     for entry_id, built in want.items():
         # A variant accepted in the journal but not frozen yet is a review in progress, not a
         # bypass; a missing canonical entry is one (STALE catches it first, via the lock).
