@@ -298,11 +298,18 @@ def freeze(
         str | None, typer.Argument(help="Suite name (default: the only one under tasks/).")
     ] = None,
     root: RootOption = Path("."),
+    allow_drop: Annotated[
+        bool,
+        typer.Option(
+            "--allow-drop",
+            help="Drop variants the current fixtures hold even when no journal decision explains it.",
+        ),
+    ] = False,
 ) -> None:
     """Write fixtures/<suite>.jsonl and its lock from the canonical tasks and accepted variants."""
     from perturb.freeze.core import freeze as do_freeze
 
-    typer.echo(do_freeze(root, suite).summary())
+    typer.echo(do_freeze(root, suite, allow_drop=allow_drop).summary())
 
 
 @app.command()

@@ -471,3 +471,98 @@ def test_item2_an_unreviewed_variant_line_fails_verify(copy_of: Callable[[], Any
             "accepted or edited decision for it in review/demo/journal.jsonl; restore the fixtures "
             "and lock from git, or review the change (`perturb review demo`) and run `perturb freeze demo`)"
         ) in result.output.splitlines()
+
+
+# --------------------------------------------------------------------------- items 3 and 4
+
+
+def _freeze(root: Path, *extra: str) -> Any:
+    result = runner.invoke(app, ["freeze", "--root", str(root), *extra])
+    assert_clean(result)
+    return result
+
+
+def test_item3_a_torn_last_journal_line_is_refused_not_lost(copy_of: Callable[[], Any]) -> None:
+    with copy_of() as root:
+        journal = root / "review/demo/journal.jsonl"
+        lines = journal.read_bytes().splitlines(keepends=True)
+        journal.write_bytes(b"".join(lines[:-1]) + lines[-1][:-20])  # the last decision torn
+        before = snapshot(root)
+        result = _freeze(root)
+        assert result.exit_code == 2, (result.output, journal.read_bytes())
+        assert result.stderr.strip() == (
+            f"error: {journal}:{len(lines)}: truncated last line: a decision was cut off mid-write and "
+            "freezing now would lose it (run `perturb review`, `accept` or `reject` to re-record it "
+            "-- the next append removes the partial line -- then freeze)"
+        )
+        assert snapshot(root) == before
+
+
+@pytest.mark.parametrize("emptied", ["candidates.jsonl", "journal.jsonl"])
+def test_item3_an_emptied_review_file_does_not_shrink_the_fixtures(
+    copy_of: Callable[[], Any], emptied: str
+) -> None:
+    with copy_of() as root:
+        (root / "review/demo" / emptied).write_text("")
+        fx = root / "fixtures/demo.jsonl"
+        variants = [e.id for e in load_fixtures(fx) if e.perturbation != "canonical"]
+        assert len(variants) == 2
+        before = snapshot(root)
+        result = _freeze(root)
+        assert result.exit_code == 2
+        assert result.stderr.strip() == (
+            f"error: {fx}: freezing would drop 2 variants the current fixtures hold, with no "
+            f"decision on them in {root / 'review/demo/journal.jsonl'}: {', '.join(variants)} "
+            f"(expected the candidates and journal that froze them; restore {root / 'review/demo'} "
+            "from git, or pass --allow-drop to drop them)"
+        )
+        assert snapshot(root) == before
+        result = _freeze(root, "--allow-drop")
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[-1] == (
+            f"dropped 2 variants the previous fixtures held: {', '.join(variants)}"
+        )
+        assert [e.perturbation for e in load_fixtures(fx)] == ["canonical", "canonical"]
+
+
+def test_item3_a_rejection_in_the_journal_drops_loudly(copy_of: Callable[[], Any]) -> None:
+    with copy_of() as root:
+        fx = root / "fixtures/demo.jsonl"
+        variant = next(e for e in load_fixtures(fx) if e.perturbation == "typo")
+        result = runner.invoke(
+            app,
+            ["reject", str(variant.candidate_id), "--reviewer", "x", "--reason", "bad", "--root", str(root)],
+        )
+        assert result.exit_code == 0, result.output
+        result = _freeze(root)
+        assert result.exit_code == 0
+        assert result.stdout.splitlines()[-1] == f"dropped 1 variant the previous fixtures held: {variant.id}"
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity", "-Infinity", "1e999"])
+def test_item4_gate_refuses_a_non_finite_baseline(copy_of: Callable[[], Any], value: str) -> None:
+    with copy_of() as root:
+        path = root / "evals/baseline.json"
+        text = path.read_text()
+        at = text.index('"mean": ')
+        end = text.index(",", at)
+        path.write_text(text[:at] + f'"mean": {value}' + text[end:])
+        line = text[:at].count("\n") + 1
+        result = runner.invoke(app, ["gate", str(root / "runs/r"), "--baseline", str(path)])
+        assert_clean(result)
+        assert result.exit_code == 2
+        shown = "out of range" if value == "1e999" else "is not JSON"
+        assert result.stderr.startswith(f"error: {path}:{line}: ") and shown in result.stderr
+        assert "passed" not in result.stdout
+
+
+def test_item4_gate_refuses_a_missing_figure(copy_of: Callable[[], Any]) -> None:
+    with copy_of() as root:
+        path = root / "evals/baseline.json"
+        data = json.loads(path.read_text())
+        del data["classes"]["canonical"]["pass_hat_k"]
+        path.write_text(json.dumps(data, indent=2))
+        result = runner.invoke(app, ["gate", str(root / "runs/r"), "--baseline", str(path)])
+        assert_clean(result)
+        assert result.exit_code == 2
+        assert result.stderr.strip().startswith(f"error: {path}: classes.canonical.pass_hat_k: missing")
