@@ -19,6 +19,7 @@ import typer
 
 from perturb import __version__
 from perturb.errors import CheckFailed, PerturbError
+from perturb.io.inert import printable
 
 app = typer.Typer(
     name="perturb",
@@ -39,12 +40,9 @@ def err(message: str) -> None:
     typer.echo(message, err=True)
 
 
-def one_line(text: str) -> str:
-    """``text`` with control and other non-printable characters escaped (``\\n``, ``\\x1e``,
-    ``\\u2028``), so a value read from a damaged file cannot break a message across lines."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+one_line = printable
+"""A message with control characters escaped, so a value read from a damaged file cannot break
+it across lines or drive the terminal (:func:`perturb.io.inert.printable`)."""
 
 
 def cli_errors(fn: F) -> F:

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from perturb.errors import InputError, TaskFormatError
 from perturb.io.hashing import content_hash
+from perturb.io.inert import printable
 from perturb.io.jsonl import iter_jsonl_lines, read_bytes
 from perturb.records import Task
 
@@ -46,9 +47,7 @@ def task_hash(task: Task) -> str:
     return content_hash(task.model_dump(mode="json"))
 
 
-def _printable(text: str) -> str:
-    """Escape control and other non-printable characters so a message stays on one line."""
-    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
+_printable = printable
 
 
 def _loc(loc: tuple[Any, ...]) -> str:

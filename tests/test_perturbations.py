@@ -81,7 +81,9 @@ def gen(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> An
 
 def keyed(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> Any:
     """A variant drawn the way ``perturb generate`` draws it (RNG keyed by level too)."""
-    return CLASSES.get(cls).generate(prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index)
+    return CLASSES.get(cls).generate(
+        prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index
+    )
 
 
 def keyed_texts(task: Task, cls: str, levels: tuple[float, ...], seeds: int) -> list[str]:

@@ -37,6 +37,7 @@ from perturb.freeze.fixtures import (
     render_fixture_line,
 )
 from perturb.io.hashing import canonical_json, content_hash
+from perturb.io.inert import printable
 from perturb.io.jsonl import loads_strict, read_bytes, validate_record
 from perturb.records import CANONICAL, FixtureEntry, Lock
 from perturb.tasks import load_tasks, suite_name, task_hash
@@ -397,7 +398,7 @@ def verify(fixtures_path: Path | str) -> VerifyReport:
 def _show(value: Any) -> str:
     text = canonical_json(value).decode("utf-8")
     text = text if len(text) <= 120 else text[:117] + "..."
-    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
+    return printable(text)
 
 
 def _differences(have: Any, should: Any, where: str = "") -> list[tuple[str, Any, Any]]:

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from perturb.errors import InputError, OutputError
+from perturb.io.inert import printable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -483,7 +484,7 @@ def validation_message(exc: ValidationError) -> tuple[str, str]:
         msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
     if len(errors) > 1:
         msg += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    loc = loc if loc.isprintable() else loc.encode("unicode_escape").decode("ascii")
+    loc = printable(loc)
     return (loc or "(record)"), msg
 
 

@@ -15,21 +15,18 @@ import re
 from pathlib import Path
 
 from perturb.errors import UsageError
+from perturb.io.inert import printable
 
 SUITE_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$")
 """What a suite name may be: a letter or digit, then letters, digits, ``_``, ``-``, ``.``
 (at most 128 characters), and no ``..`` anywhere."""
 
 
-def _shown(text: str) -> str:
-    return text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
-
-
 def check_suite_name(name: str) -> str:
     """``name`` if it is a plain suite name, else :class:`UsageError` saying why."""
     if not SUITE_PATTERN.match(name) or ".." in name:
         raise UsageError(
-            f"suite name {_shown(name)!r} is not a plain name (expected letters, digits, '_', '-' "
+            f"suite name {printable(name)!r} is not a plain name (expected letters, digits, '_', '-' "
             "or '.', starting with a letter or digit, without '..', '/' or an absolute path; "
             "name the suite as it appears in tasks/<suite>.jsonl)"
         )
