@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from perturb.io.inert import printable
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.formats import (
     DEFINITIONS,
@@ -26,7 +27,6 @@ from perturb.report.formats import (
     signed,
     usd,
 )
-from perturb.io.inert import printable
 from perturb.report.formats.spec import FormatSpec
 
 MAX_TASK_ROWS = 300
