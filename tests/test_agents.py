@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from perturb.errors import AgentLoadError
+from perturb.io.secrets import public_url
 from perturb.run.agents import (
     AgentCallError,
     AgentFatalError,
@@ -19,7 +20,7 @@ from perturb.run.agents import (
     load_agent,
     response_from_stdout,
 )
-from perturb.run.agents.openai import OpenAIAgent, strip_credentials
+from perturb.run.agents.openai import OpenAIAgent
 from tests.fake_openai import Reply
 
 SCRIPT = Path(__file__).with_name("agent_script.py")
@@ -320,7 +321,7 @@ def test_openai_key_from_named_env_and_describe(monkeypatch: pytest.MonkeyPatch)
     }
 
 
-def test_strip_credentials() -> None:
-    assert strip_credentials("http://a:b@127.0.0.1:9/v1?api-key=x#f") == "http://127.0.0.1:9/v1"
-    assert strip_credentials("https://[::1]:8000/v1") == "https://[::1]:8000/v1"
-    assert strip_credentials(None) is None
+def test_public_url() -> None:
+    assert public_url("http://a:b@127.0.0.1:9/v1?api-key=x#f") == "http://127.0.0.1:9/v1"
+    assert public_url("https://[::1]:8000/v1") == "https://[::1]:8000/v1"
+    assert public_url(None) is None

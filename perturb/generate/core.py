@@ -434,7 +434,7 @@ def _generation_info(
     }
     if options.generator == "llm" and options.llm is not None:
         from perturb.generate.llm import template
-        from perturb.io.llm import public_url
+        from perturb.io.secrets import public_url
 
         info["llm"] = {
             "model": options.llm.model,

@@ -18,7 +18,7 @@ import os
 import re
 import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -467,25 +467,41 @@ def _reject_line(text: str, exc: _Reject) -> int | None:
 # --------------------------------------------------------------------------- records
 
 
-def validation_message(exc: ValidationError) -> tuple[str, str]:
-    """``(field, message)`` of the first error of a pydantic validation failure."""
-    errors = exc.errors(include_url=False)
-    first = errors[0]
-    loc = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-"))
-    msg = str(first["msg"])
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if first["type"] == "missing":
-        msg = "missing (expected this field)"
-    elif first["type"] == "extra_forbidden":
-        msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
-    elif "input" in first and "(expected" not in msg:
-        shown = repr(first["input"])
-        msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
-    if len(errors) > 1:
-        msg += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    loc = printable(loc)
-    return (loc or "(record)"), msg
+ErrorHint = Callable[[dict[str, Any], str, str], "str | None"]
+"""``hint(error, field, message)``: a record-specific message for one pydantic error, or None."""
+
+
+def error_messages(exc: ValidationError, hint: ErrorHint | None = None) -> list[tuple[str, str]]:
+    """``(field, message)`` for every error of a pydantic validation failure: the one
+    translator of pydantic errors into perturb's one-line messages (``hint`` lets a reader
+    word the errors of its own record, e.g. the task format)."""
+    out: list[tuple[str, str]] = []
+    for err in exc.errors(include_url=False):
+        loc = printable(".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")))
+        msg = str(err["msg"])
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, ") :]
+        special = hint(dict(err), loc, msg) if hint is not None else None
+        if special is not None:
+            msg = special
+        elif err["type"] == "missing":
+            msg = "missing (expected this field)"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
+        elif "input" in err and "(expected" not in msg and err["type"] != "value_error":
+            shown = repr(err["input"])
+            msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
+        out.append((loc or "(record)", printable(msg)))
+    return out
+
+
+def validation_message(exc: ValidationError, hint: ErrorHint | None = None) -> tuple[str, str]:
+    """``(field, message)`` of the first error, with how many more there are."""
+    messages = error_messages(exc, hint)
+    loc, msg = messages[0]
+    if len(messages) > 1:
+        msg += f" (and {len(messages) - 1} more problem{'s' if len(messages) > 2 else ''})"
+    return loc, msg
 
 
 def validate_record(model: type[M], obj: Any, path: str | os.PathLike[str], line: int | None = None) -> M:

@@ -34,7 +34,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 import openai
 from openai import AsyncOpenAI
@@ -42,6 +41,7 @@ from openai import AsyncOpenAI
 from perturb.errors import LLMError, UsageError
 from perturb.io.hashing import canonical_json
 from perturb.io.jsonl import read_json, write_json_atomic
+from perturb.io.secrets import redact
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 4
@@ -84,30 +84,6 @@ def make_client(settings: LLMSettings) -> AsyncOpenAI:
             )
         key = "unused-local-key"
     return AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout)
-
-
-def public_url(url: str | None) -> str | None:
-    """``url`` without any ``user:password@`` part, query string or fragment (any of them may
-    carry a key, e.g. ``?api-key=...``): safe to record."""
-    if not url:
-        return url
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None and not parts.query and not parts.fragment:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
-def redact(message: str, secrets: list[str | None], mask: str = "***") -> str:
-    """``message`` with every secret (4+ characters) replaced by ``mask``."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            message = message.replace(secret, mask)
-    return message
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -211,6 +187,7 @@ async def chat_with_retries(
                         f"model {model!r}: the server refused the request with {_describe(exc)} "
                         "(not retried; check the model name, --base-url and the API key)",
                         secrets,
+                        "***",
                     ),
                     status=exc.status_code,
                 ) from None
@@ -233,6 +210,7 @@ async def chat_with_retries(
             "(expected a reachable OpenAI-compatible server; check --base-url, or raise "
             "--max-retries / --timeout)",
             secrets,
+            "***",
         )
     )
 

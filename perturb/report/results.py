@@ -39,7 +39,7 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from perturb.errors import InputError
-from perturb.io.jsonl import open_regular
+from perturb.io.jsonl import open_regular, validation_message
 from perturb.records import RunManifest, Trial
 from perturb.run.store import read_manifest
 
@@ -146,9 +146,10 @@ def _validation_error(exc: ValidationError) -> tuple[str, str | None]:
     first = exc.errors(include_url=False)[0]
     if first["type"] == "json_invalid":
         return f"{first['msg']} (expected one Trial object per line)", None
-    loc = ".".join(str(part) for part in first["loc"]) or None
-    more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
-    return f"{first['msg']}{more} (expected a Trial record; see `perturb schema trial`)", loc
+    loc, msg = validation_message(exc)
+    if "(expected" not in msg:
+        msg += " (expected a Trial record; see `perturb schema trial`)"
+    return msg, (None if loc == "(record)" else loc)
 
 
 def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:

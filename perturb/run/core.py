@@ -36,6 +36,7 @@ from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
 from perturb.io.paths import confine
+from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
 from perturb.run.graders import check_grader
@@ -44,7 +45,6 @@ from perturb.run.store import (
     TrialIndex,
     config_hash,
     read_manifest,
-    redact,
     refuse_drift,
     run_lock,
     scan_trials,
@@ -191,12 +191,9 @@ def _resolve(options: RunOptions, root: Path) -> tuple[Tier | None, int, int, fl
 
 
 def _secrets(agent: Agent, judge: Any, options: RunOptions) -> list[str]:
-    values = [*agent.secrets(), *(judge.secrets() if judge else [])]
-    for name in {"OPENAI_API_KEY", options.api_key_env or "OPENAI_API_KEY"}:
-        value = os.environ.get(name)
-        if value:
-            values.append(value)
-    return sorted({v for v in values if len(v) >= 8}, key=len, reverse=True)
+    return secret_values(
+        [*agent.secrets(), *(judge.secrets() if judge else []), *env_secrets(options.api_key_env)]
+    )
 
 
 def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:

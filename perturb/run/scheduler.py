@@ -21,6 +21,7 @@ from typing import Any
 from perturb.errors import OutputError
 from perturb.io.hashing import content_hash
 from perturb.io.jsonl import Appender
+from perturb.io.secrets import redact
 from perturb.records import FixtureEntry
 from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
 from perturb.run.graders import grade, grade_async
@@ -211,9 +212,7 @@ class TrialRunner:
             )
             line = _dumps(record)
         if self.secrets:
-            for secret in self.secrets:
-                if secret in line:
-                    line = line.replace(secret, "[REDACTED]")
+            line = redact(line, self.secrets)
         return (line + "\n").encode("utf-8"), outcome
 
     # ------------------------------------------------------------------ loop

@@ -23,6 +23,7 @@ from perturb._version import __version__
 from perturb.errors import ConfigError, InputError, OutputError, UsageError
 from perturb.io.hashing import canonical_json, content_hash
 from perturb.io.jsonl import loads_strict, open_regular, read_model, write_atomic
+from perturb.io.secrets import redact
 from perturb.records import RunManifest
 
 CONFIG_FIELDS = (
@@ -105,14 +106,6 @@ def read_manifest(path: Path) -> RunManifest:
             raise InputError(str(path), "not a run directory (expected runs/<id>/ written by `perturb run`)")
         path = path / "manifest.json"
     return read_model(path, RunManifest, "the manifest `perturb run` writes")
-
-
-def redact(text: str, secrets: list[str]) -> str:
-    """``text`` with every secret replaced by ``[REDACTED]``."""
-    for secret in secrets:
-        if secret in text:
-            text = text.replace(secret, "[REDACTED]")
-    return text
 
 
 def write_manifest(path: Path, manifest: RunManifest, secrets: list[str]) -> None:

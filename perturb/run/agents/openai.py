@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import os
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from perturb.errors import AgentLoadError, LLMError
+from perturb.io.secrets import public_url
 from perturb.run.agents import AgentCallError, AgentFatalError, AgentResponse
 from perturb.run.agents.spec import AgentSettings, AgentSpec
 
@@ -29,18 +29,6 @@ BASE_DELAY_S = 0.5
 MAX_WAIT_S = 120.0
 FATAL_STATUS = (401, 403, 404)
 """Refusals that stop the run: a bad key, missing permission, an unknown model or URL."""
-
-
-def strip_credentials(url: str | None) -> str | None:
-    """``url`` without user:password, query string or fragment (they may carry keys)."""
-    if not url:
-        return url
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def require_content(completion: Any) -> None:
@@ -164,7 +152,7 @@ class OpenAIAgent:
     async def call(self, request: dict[str, Any]) -> AgentResponse:
         resp, retries = await complete(
             self._client,
-            what=f"{self.spec} at {strip_credentials(self.base_url)}",
+            what=f"{self.spec} at {public_url(self.base_url)}",
             model=self.model,
             messages=[{"role": "user", "content": request["prompt"]}],
             temperature=self.temperature,
@@ -199,7 +187,7 @@ class OpenAIAgent:
     def describe(self) -> dict[str, Any]:
         return {
             "model": self.model,
-            "base_url": strip_credentials(self.base_url),
+            "base_url": public_url(self.base_url),
             "sampling": {
                 "temperature": self.temperature,
                 "seed": "per-trial" if self.send_seed else None,
