@@ -402,6 +402,14 @@ def run(
     judge_model: Annotated[
         str | None, typer.Option("--judge-model", help="Model for llm_judge graders.")
     ] = None,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-env",
+            help="Pass this environment variable to a cmd: agent (repeatable); by default it "
+            "gets only PATH, HOME, locale and temp-dir variables, no API keys.",
+        ),
+    ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -431,6 +439,7 @@ def run(
             base_url=base_url,
             api_key_env=api_key_env,
             judge_model=judge_model,
+            pass_env=tuple(pass_env or ()),
         )
     )
     typer.echo(summary.line())

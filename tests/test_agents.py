@@ -91,9 +91,11 @@ def test_plain_function_keeps_state_factory_gives_fresh_state() -> None:
     assert [r.output for r in per_class] == [1, 1]
 
 
-def test_python_crash_propagates_exception() -> None:
-    with pytest.raises(ValueError, match="tool failed for t7"):
+def test_python_crash_is_an_exception_error_naming_it() -> None:
+    with pytest.raises(AgentCallError) as info:
         call("tests.sample_agents:crash", request(task_id="t7"))
+    assert info.value.kind == "exception"
+    assert str(info.value).startswith("ValueError: tool failed for t7 (sample_agents.py:")
 
 
 @pytest.mark.parametrize(
@@ -160,7 +162,7 @@ def test_subprocess_nonzero_exit_is_errored_with_stderr_tail() -> None:
     [
         (
             "garbage",
-            "stdout is not JSON (Expecting value at line 1 column 1; expected {\"output\": ...}): 'this is not json'",
+            "stdout line 1: invalid JSON: Expecting value at column 1 (expected {\"output\": ...}): 'this is not json'",
         ),
         ("noout", 'stdout JSON has no "output"'),
     ],

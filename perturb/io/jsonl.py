@@ -374,6 +374,20 @@ def _too_deep(text: str) -> int | None:
     return None
 
 
+def nesting_exceeds(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether a decoded JSON value (dicts and lists) nests deeper than ``limit`` levels,
+    found without recursion (an agent's output may be nested 100,000 deep)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list | tuple):
+            if depth + 1 > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list | tuple))
+    return False
+
+
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:

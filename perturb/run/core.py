@@ -76,6 +76,9 @@ class RunOptions:
     retry_errored: bool = False
     base_url: str | None = None
     api_key_env: str | None = None
+    pass_env: tuple[str, ...] = ()
+    """``--pass-env NAME``: variables a ``cmd:`` agent gets beyond its allowlist (not recorded:
+    the environment does not change the numbers' definition)."""
     judge_model: str | None = None
     progress: bool | None = None
     """None: a progress bar when stderr is a terminal."""
@@ -249,6 +252,7 @@ def run(options: RunOptions) -> RunSummary:
         api_key_env=options.api_key_env,
         temperature=options.temperature,
         request_timeout=timeout,
+        pass_env=tuple(options.pass_env),
     )
     judge = _make_judge(entries, options)
     for entry in entries:
