@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import openai
 from openai import AsyncOpenAI
@@ -41,6 +42,7 @@ from openai import AsyncOpenAI
 from perturb.errors import LLMError, UsageError
 from perturb.io.hashing import canonical_json
 from perturb.io.jsonl import read_json, write_json_atomic
+from perturb.io.secrets import public_url as public_url_of
 from perturb.io.secrets import redact
 
 DEFAULT_TIMEOUT = 60.0
@@ -66,7 +68,34 @@ class LLMSettings:
     json_mode: bool = True
 
     def resolved_base_url(self) -> str | None:
-        return self.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        return resolve_base_url(self.base_url)
+
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+def resolve_base_url(explicit: str | None, default: str | None = None) -> str | None:
+    """The server URL: ``--base-url``, else ``$OPENAI_BASE_URL``, else ``default``; checked
+    (http or https, a host, a port in 1-65535) with a one-line :class:`UsageError`."""
+    url = explicit or os.environ.get("OPENAI_BASE_URL") or default
+    if url is None:
+        return None
+    where = "--base-url" if explicit else "$OPENAI_BASE_URL" if os.environ.get("OPENAI_BASE_URL") else "URL"
+    shown = public_url_of(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise UsageError(
+            f"{where} {shown}: {exc} (expected http(s)://HOST[:PORT]/v1 with a port in 1-65535)"
+        ) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"{where} {shown}: not an http(s) URL with a host (expected e.g. http://127.0.0.1:8000/v1)"
+        )
+    if port == 0:
+        raise UsageError(f"{where} {shown}: port 0 is out of range (expected 1-65535)")
+    return url
 
 
 def make_client(settings: LLMSettings) -> AsyncOpenAI:

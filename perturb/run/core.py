@@ -35,6 +35,7 @@ from perturb.generate.perturbations import variant_kinds
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
+from perturb.io.llm import OPENAI_URL, resolve_base_url
 from perturb.io.paths import confine
 from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.records import FixtureEntry, RunManifest
@@ -210,7 +211,7 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
     key = os.environ.get(env_name)
     if not default or not key:
         return None  # check_grader reports what is missing
-    url = options.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    url = resolve_base_url(options.base_url, OPENAI_URL)
     return LLMJudge(model=default, api_key=key, base_url=url, models={m or default for m in models})
 
 

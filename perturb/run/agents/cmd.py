@@ -69,6 +69,8 @@ _STDERR_SHOWN = 500
 _CHUNK = 1 << 16
 _LIVE: set[int] = set()
 """Pids of the agent processes of trials in flight (never swept as orphans)."""
+_SPAWNING = 0
+"""Agent processes being started (forked, not yet in ``_LIVE``): no sweep meanwhile."""
 
 
 def agent_env(pass_env: tuple[str, ...] = ()) -> dict[str, str]:
@@ -109,20 +111,23 @@ def _children_of_me() -> list[tuple[int, int]]:
     return out
 
 
-def sweep_orphans() -> int:
+def sweep_orphans(keep: frozenset[int] = frozenset()) -> int:
     """Kill and reap the agents' orphaned descendants re-parented to this process: children
-    of ours that are not a live agent process and not in our own session (so a subprocess a
-    grader started is left alone). Returns how many were killed."""
+    of ours that are not a live agent process, not in ``keep`` (children that existed before
+    the run) and not in our own session (so a subprocess a grader started is left alone).
+    Returns how many were killed."""
+    if _SPAWNING:  # a child being spawned is not in _LIVE yet: never mistake it for an orphan
+        return 0
     own_session = os.getsid(0)
     killed = 0
     for pid, sid in _children_of_me():
-        if pid in _LIVE or sid == own_session:
+        if pid in _LIVE or pid in keep or sid == own_session:
             continue
         with contextlib.suppress(OSError):
             os.kill(pid, signal.SIGKILL)
             killed += 1
         with contextlib.suppress(OSError):
-            os.waitpid(pid, 0)
+            os.waitpid(pid, os.WNOHANG)  # reap it if already dead; a later sweep gets the rest
     return killed
 
 
@@ -132,6 +137,14 @@ def _kill_group(proc: asyncio.subprocess.Process) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
         else:  # pragma: no cover - Windows
             proc.kill()
+
+
+async def _exit_of(proc: asyncio.subprocess.Process) -> int:
+    """The exit status, as soon as the process exits. (``proc.wait()`` also waits for its
+    pipes to close, which a background child holding stdout delays forever.)"""
+    while proc.returncode is None:
+        await asyncio.sleep(0.01)
+    return proc.returncode
 
 
 class _TooMuch(Exception):
@@ -169,13 +182,18 @@ class SubprocessAgent:
     pass_env: tuple[str, ...] = ()
     env: dict[str, str] = field(default_factory=dict)
     subreaper: bool = False
+    keep: frozenset[int] = frozenset()
+    """Our children from before the run: never swept."""
 
     async def start(self) -> None:
         self.env = agent_env(self.pass_env)
+        self.keep = frozenset(pid for pid, _ in _children_of_me())
         self.subreaper = become_subreaper()
 
     async def call(self, request: dict[str, Any]) -> AgentResponse:
+        global _SPAWNING
         payload = json.dumps(request, ensure_ascii=False).encode("utf-8")
+        _SPAWNING += 1
         try:
             proc = await asyncio.create_subprocess_exec(
                 *self.argv,
@@ -189,20 +207,23 @@ class SubprocessAgent:
             raise AgentCallError(
                 "exception", f"cannot start {self.argv[0]!r}: {exc.strerror or exc}"
             ) from None
-        _LIVE.add(proc.pid)
+        else:
+            _LIVE.add(proc.pid)
+        finally:
+            _SPAWNING -= 1
         out, err = bytearray(), bytearray()
         assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
         readers = [
             asyncio.ensure_future(_read_capped(proc.stdout, out, MAX_STDOUT_BYTES)),
             asyncio.ensure_future(_read_tail(proc.stderr, err, STDERR_TAIL_BYTES)),
         ]
+        exited = asyncio.ensure_future(_exit_of(proc))
         try:
             with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                 proc.stdin.write(payload)
                 await proc.stdin.drain()
             with contextlib.suppress(OSError):
                 proc.stdin.close()
-            exited = asyncio.ensure_future(proc.wait())
             done, _ = await asyncio.wait([exited, readers[0]], return_when=asyncio.FIRST_COMPLETED)
             if readers[0] in done and readers[0].exception() is not None:
                 raise AgentCallError(
@@ -221,13 +242,18 @@ class SubprocessAgent:
                 )
         finally:
             _kill_group(proc)
-            for reader in readers:
-                reader.cancel()
+            for task in (*readers, exited):
+                task.cancel()
+            # Close the pipes first: a stray child may hold them open, and wait() returns only
+            # once they are closed.
+            transport = getattr(proc, "_transport", None)
+            if transport is not None:
+                transport.close()
             with contextlib.suppress(BaseException):
                 await asyncio.shield(proc.wait())
             _LIVE.discard(proc.pid)
             if self.subreaper:
-                sweep_orphans()
+                sweep_orphans(self.keep)
         status = proc.returncode
         if status != 0:
             tail = err.decode("utf-8", "replace").strip()[-_STDERR_SHOWN:]
@@ -242,20 +268,19 @@ class SubprocessAgent:
     async def aclose(self) -> None:
         if self.subreaper:
             for _ in range(10):  # orphans re-parent as their parents die: a few passes
-                if not sweep_orphans() and not _children_of_me_outside_session():
+                if not sweep_orphans(self.keep) and not self._orphans_left():
                     break
                 await asyncio.sleep(0.05)
+
+    def _orphans_left(self) -> bool:
+        own = os.getsid(0)
+        return any(sid != own and pid not in _LIVE and pid not in self.keep for pid, sid in _children_of_me())
 
     def describe(self) -> dict[str, Any]:
         return {"model": None, "base_url": None}
 
     def secrets(self) -> list[str]:
         return []
-
-
-def _children_of_me_outside_session() -> bool:
-    own = os.getsid(0)
-    return any(sid != own and pid not in _LIVE for pid, sid in _children_of_me())
 
 
 def load_subprocess_agent(spec: str, command: str, pass_env: tuple[str, ...] = ()) -> SubprocessAgent:

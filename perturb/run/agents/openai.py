@@ -20,6 +20,7 @@ import os
 from typing import Any
 
 from perturb.errors import AgentLoadError, LLMError
+from perturb.io.llm import OPENAI_URL, resolve_base_url
 from perturb.io.secrets import public_url
 from perturb.run.agents import AgentCallError, AgentFatalError, AgentResponse
 from perturb.run.agents.spec import AgentSettings, AgentSpec
@@ -129,7 +130,7 @@ class OpenAIAgent:
                 "key there, or name another variable with --api-key-env; any value works for a "
                 "local server that ignores keys)"
             )
-        url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        url = resolve_base_url(base_url, OPENAI_URL)
         return cls(
             spec=spec,
             model=model,
