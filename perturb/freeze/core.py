@@ -203,7 +203,7 @@ def _write_pending(path: Path, data: bytes) -> Path:
     try:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)  # a leftover (or a planted symlink) is never written through
-        with open(tmp, "xb") as fh:
+        with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
