@@ -10,8 +10,10 @@ shown output skips any number of real lines; the wall time of ``perturb run`` (`
 is the one figure allowed to differ. A block preceded by ``<!-- file: SANDBOX PATH -->`` is
 written to PATH in the sandbox before the next checked block runs.
 
-Sandboxes: a name starting with ``travel`` starts as a copy of the bundled example (tasks/,
-fixtures/, examples/, evals/, pyproject.toml, no review/); any other name starts empty. A
+Sandboxes: ``travel-review`` starts as the bundled example before its first review (tasks/,
+examples/, evals/, pyproject.toml; no review/, no fixtures/); another name starting with
+``travel`` starts as a copy of the bundled example as committed (with review/ and fixtures/,
+which ``perturb verify`` re-derives from each other); any other name starts empty. A
 sandbox lives for one run of this script and is shared by every page, in the order of
 ``PAGES``, and within a page top to bottom. ``tests/test_docs.py::test_docs_examples_match_real_output`` runs
 the check (marked slow).
@@ -68,7 +70,13 @@ def sandbox(name: str, root: Path, made: dict[str, Path]) -> Path:
         path = root / name
         path.mkdir()
         if name.startswith("travel"):
-            for sub in ("tasks", "fixtures", "examples", "evals"):
+            before_review = name == "travel-review"
+            subs = (
+                ("tasks", "examples", "evals")
+                if before_review
+                else ("tasks", "review", "fixtures", "examples", "evals")
+            )
+            for sub in subs:
                 shutil.copytree(REPO / sub, path / sub, ignore=shutil.ignore_patterns("__pycache__"))
             shutil.copy(REPO / "pyproject.toml", path)
         made[name] = path

@@ -19,6 +19,7 @@ import typer
 
 from perturb import __version__
 from perturb.errors import CheckFailed, PerturbError
+from perturb.io.inert import printable
 
 app = typer.Typer(
     name="perturb",
@@ -39,12 +40,9 @@ def err(message: str) -> None:
     typer.echo(message, err=True)
 
 
-def one_line(text: str) -> str:
-    """``text`` with control and other non-printable characters escaped (``\\n``, ``\\x1e``,
-    ``\\u2028``), so a value read from a damaged file cannot break a message across lines."""
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+one_line = printable
+"""A message with control characters escaped, so a value read from a damaged file cannot break
+it across lines or drive the terminal (:func:`perturb.io.inert.printable`)."""
 
 
 def cli_errors(fn: F) -> F:
@@ -300,11 +298,18 @@ def freeze(
         str | None, typer.Argument(help="Suite name (default: the only one under tasks/).")
     ] = None,
     root: RootOption = Path("."),
+    allow_drop: Annotated[
+        bool,
+        typer.Option(
+            "--allow-drop",
+            help="Drop variants the current fixtures hold even when no journal decision explains it.",
+        ),
+    ] = False,
 ) -> None:
     """Write fixtures/<suite>.jsonl and its lock from the canonical tasks and accepted variants."""
     from perturb.freeze.core import freeze as do_freeze
 
-    typer.echo(do_freeze(root, suite).summary())
+    typer.echo(do_freeze(root, suite, allow_drop=allow_drop).summary())
 
 
 @app.command()
@@ -407,6 +412,14 @@ def run(
         list[str] | None,
         typer.Option("--fault-classes", help="Fault classes to inject (default: the six single ones)."),
     ] = None,
+    pass_env: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--pass-env",
+            help="Pass this environment variable to a cmd: agent (repeatable); by default it "
+            "gets only PATH, HOME, locale and temp-dir variables, no API keys.",
+        ),
+    ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -438,6 +451,7 @@ def run(
             base_url=base_url,
             api_key_env=api_key_env,
             judge_model=judge_model,
+            pass_env=tuple(pass_env or ()),
             progress=_progress_bar(counts=True),
         )
     )

@@ -14,7 +14,8 @@ from pydantic import ValidationError
 
 from perturb.errors import GraderError, InputError, TaskFormatError
 from perturb.io.hashing import content_hash
-from perturb.io.jsonl import iter_jsonl_lines, read_bytes
+from perturb.io.inert import printable
+from perturb.io.jsonl import error_messages, iter_jsonl_lines, read_bytes
 from perturb.records import Task
 
 
@@ -45,46 +46,38 @@ def task_hash(task: Task) -> str:
     return content_hash(task.model_dump(mode="json"))
 
 
-def _printable(text: str) -> str:
-    """Escape control and other non-printable characters so a message stays on one line."""
-    return text if text.isprintable() else text.encode("unicode_escape").decode("ascii")
-
-
-def _loc(loc: tuple[Any, ...]) -> str:
-    parts = [_printable(str(p)) for p in loc if not str(p).startswith("function-")]
-    return ".".join(parts) or "(task)"
+def _task_hint(err: dict[str, Any], loc: str, msg: str) -> str | None:
+    kind = err["type"]
+    if kind == "missing":
+        return "missing (expected this field on every task)"
+    if kind == "extra_forbidden":
+        if loc.startswith("grader."):
+            return "unknown grader option (expected: type, tolerance, path, function, rubric, model)"
+        return "unknown field (expected only: id, prompt, expected, grader, weight, slots, tags, metadata)"
+    if kind == "string_pattern_mismatch" and loc == "id":
+        return (
+            f"invalid id {err.get('input')!r} (expected letters, digits and _ . : -, "
+            "starting with a letter or digit, at most 128 characters)"
+        )
+    if kind == "string_too_short" and loc == "prompt":
+        return "prompt is empty (expected the user's request)"
+    if kind == "greater_than" and loc == "weight":
+        return f"weight must be > 0, got {err.get('input')!r} (expected a positive number)"
+    if kind != "value_error" and "(expected" not in msg:
+        return f"{msg} (got {err.get('input')!r})" if "input" in err else msg
+    return None
 
 
 def _pydantic_messages(exc: ValidationError, raw: dict[str, Any]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
-    for err in exc.errors(include_url=False):
-        loc = _loc(err["loc"])
-        kind = err["type"]
-        msg = str(err["msg"])
-        if msg.startswith("Value error, "):
-            msg = msg[len("Value error, ") :]
-        if kind == "missing":
-            msg = "missing (expected this field on every task)"
-        elif kind == "extra_forbidden":
-            msg = "unknown field (expected only: id, prompt, expected, grader, weight, slots, tags, metadata)"
-            if loc.startswith("grader."):
-                msg = "unknown grader option (expected: type, tolerance, path, function, rubric, model)"
-        elif kind == "string_pattern_mismatch" and loc == "id":
-            msg = (
-                f"invalid id {err.get('input')!r} (expected letters, digits and _ . : -, "
-                "starting with a letter or digit, at most 128 characters)"
-            )
-        elif kind == "string_too_short" and loc == "prompt":
-            msg = "prompt is empty (expected the user's request)"
-        elif kind == "greater_than" and loc == "weight":
-            msg = f"weight must be > 0, got {err.get('input')!r} (expected a positive number)"
-        elif kind != "value_error" and "(expected" not in msg:
-            msg = f"{msg} (got {err.get('input')!r})" if "input" in err else msg
+    for loc, msg in error_messages(exc, _task_hint):
+        if loc == "(record)":
+            loc = "(task)"
         if loc == "(task)" and "slot" in msg:
             loc = "slots"
-        if loc == "(task)" and loc != "grader":
+        if loc == "(task)":
             loc = "grader" if "grader" in msg or "rubric" in msg or "tolerance" in msg else loc
-        out.append((loc, _printable(msg)))
+        out.append((loc, msg))
     return out
 
 
@@ -95,7 +88,7 @@ def _expected_problems(task: Task) -> list[tuple[str, str]]:
     try:
         check_grader(task.grader, task.expected, offline=True)
     except GraderError as exc:
-        return [("expected", _printable(str(exc)))]
+        return [("expected", printable(str(exc)))]
     return []
 
 

@@ -1,8 +1,7 @@
 """Build a small frozen suite on disk (tasks, fixtures, lock) that ``perturb verify`` accepts.
 
-Used by the run tests and the benchmarks: it writes exactly what ``perturb freeze`` would
-(the stable rendering of :mod:`perturb.freeze.fixtures`, lock hashes from ``content_hash``), so
-the runner's refusal to run unverified fixtures is exercised for real.
+Used by the run tests and the benchmarks: it writes tasks and a review journal and runs the real
+``perturb freeze``, so the runner's refusal to run unverified fixtures is exercised for real.
 """
 
 from __future__ import annotations
@@ -13,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from perturb._version import __version__
-from perturb.freeze.fixtures import fixture_sort_key, render_fixtures, render_lock
-from perturb.io.hashing import content_hash, short_id
-from perturb.records import FixtureEntry, Lock, LockDecision, LockEntry, Provenance, Task
+from perturb.freeze.core import freeze
+from perturb.io.hashing import short_id
+from perturb.records import Candidate, Decision, Provenance, Screen, Task
 from perturb.tasks import task_hash
 
 
@@ -25,7 +24,9 @@ def make_suite(
     variants: Sequence[tuple[str, str, str]] = (),
     suite: str = "demo",
 ) -> Path:
-    """Write ``tasks/<suite>.jsonl``, ``fixtures/<suite>.jsonl`` and its lock under ``root``.
+    """Write ``tasks/<suite>.jsonl``, ``review/<suite>/`` (candidates and a journal accepting
+    every one) and freeze them with the real ``perturb freeze``: the fixtures are exactly what
+    ``perturb verify`` re-derives from tasks and review.
 
     ``variants`` are ``(task_id, class, text)``. Returns the fixtures path."""
     root.mkdir(parents=True, exist_ok=True)
@@ -35,77 +36,41 @@ def make_suite(
         "".join(json.dumps(t) + "\n" for t in tasks), encoding="utf-8"
     )
     by_id = {t.id: t for t in parsed}
-    entries: list[FixtureEntry] = []
-    for task in parsed:
-        entries.append(
-            FixtureEntry(
-                id=f"{task.id}/canonical",
-                task_id=task.id,
-                perturbation="canonical",
-                prompt=task.prompt,
-                expected=task.expected,
-                grader=task.grader,
-                weight=task.weight,
-                slots=task.slots,
-                metadata=task.metadata,
-            )
-        )
+    review = root / "review" / suite
+    review.mkdir(parents=True, exist_ok=True)
+    seen: dict[tuple[str, str], int] = {}
+    cands: list[str] = []
+    journal: list[str] = []
     for task_id, cls, text in variants:
         task = by_id[task_id]
-        cid = "c-" + short_id((suite, task_id, cls, text))
-        entries.append(
-            FixtureEntry.model_validate(
-                {
-                    "id": f"{task_id}/{cls}/{cid}",
-                    "task_id": task_id,
-                    "perturbation": cls,
-                    "prompt": text,
-                    "level": 0.2,
-                    "epsilon": 0.1,
-                    "expected": task.expected,
-                    "grader": task.grader,
-                    "weight": task.weight,
-                    "slots": task.slots,
-                    "metadata": task.metadata,
-                    "candidate_id": cid,
-                }
-            )
+        index = seen[(task_id, cls)] = seen.get((task_id, cls), -1) + 1
+        cand = Candidate(
+            id="c-" + short_id((suite, task_id, cls, text)),
+            suite=suite,
+            task_id=task_id,
+            perturbation=cls,
+            text=text,
+            level=0.2,
+            epsilon=0.1,
+            index=index,
+            generator=Provenance(kind="rules", perturb_version=__version__, seed=0),
+            screen=Screen(passed=True, flags=[]),
+            task_sha256=task_hash(task),
         )
-    entries.sort(key=fixture_sort_key)
-    lock_entries = []
-    for e in entries:
-        canonical = e.perturbation == "canonical"
-        lock_entries.append(
-            LockEntry(
-                id=e.id,
-                sha256=content_hash(e),
-                task_id=e.task_id,
-                perturbation=e.perturbation,
-                provenance=None
-                if canonical
-                else Provenance(kind="rules", perturb_version=__version__, seed=0),
-                decision=None
-                if canonical
-                else LockDecision(
-                    action="accepted",
-                    reviewer="tester",
-                    at="2026-01-01T00:00:00Z",
-                    mode="individual",
-                ),
-            )
+        cands.append(cand.model_dump_json() + "\n")
+        decision = Decision(
+            seq=len(journal) + 1,
+            action="accept",
+            candidate_id=cand.id,
+            reviewer="tester",
+            at="2026-01-01T00:00:00Z",
+            task_sha256=cand.task_sha256,
         )
-    lock = Lock(
-        perturb_version=__version__,
-        suite=suite,
-        tasks_file=f"tasks/{suite}.jsonl",
-        tasks={t.id: task_hash(t) for t in parsed},
-        entries=lock_entries,
-    )
+        journal.append(decision.model_dump_json(exclude_none=True) + "\n")
+    (review / "candidates.jsonl").write_text("".join(cands), encoding="utf-8")
+    (review / "journal.jsonl").write_text("".join(journal), encoding="utf-8")
     (root / "fixtures").mkdir(exist_ok=True)
-    fixtures = root / "fixtures" / f"{suite}.jsonl"
-    fixtures.write_bytes(render_fixtures(entries))
-    (root / "fixtures" / f"{suite}.lock.json").write_bytes(render_lock(lock))
-    return fixtures
+    return freeze(root, suite).fixtures_path
 
 
 def read_trials(path: Path) -> list[dict[str, Any]]:

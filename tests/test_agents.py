@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from perturb.errors import AgentLoadError
+from perturb.io.secrets import public_url
 from perturb.run.agents import (
     AgentCallError,
     AgentFatalError,
@@ -19,7 +20,7 @@ from perturb.run.agents import (
     load_agent,
     response_from_stdout,
 )
-from perturb.run.agents.openai import OpenAIAgent, strip_credentials
+from perturb.run.agents.openai import OpenAIAgent
 from tests.fake_openai import Reply
 
 SCRIPT = Path(__file__).with_name("agent_script.py")
@@ -90,9 +91,11 @@ def test_plain_function_keeps_state_factory_gives_fresh_state() -> None:
     assert [r.output for r in per_class] == [1, 1]
 
 
-def test_python_crash_propagates_exception() -> None:
-    with pytest.raises(ValueError, match="tool failed for t7"):
+def test_python_crash_is_an_exception_error_naming_it() -> None:
+    with pytest.raises(AgentCallError) as info:
         call("tests.sample_agents:crash", request(task_id="t7"))
+    assert info.value.kind == "exception"
+    assert str(info.value).startswith("ValueError: tool failed for t7 (sample_agents.py:")
 
 
 @pytest.mark.parametrize(
@@ -159,7 +162,7 @@ def test_subprocess_nonzero_exit_is_errored_with_stderr_tail() -> None:
     [
         (
             "garbage",
-            "stdout is not JSON (Expecting value at line 1 column 1; expected {\"output\": ...}): 'this is not json'",
+            "stdout line 1: invalid JSON: Expecting value at column 1 (expected {\"output\": ...}): 'this is not json'",
         ),
         ("noout", 'stdout JSON has no "output"'),
     ],
@@ -320,7 +323,7 @@ def test_openai_key_from_named_env_and_describe(monkeypatch: pytest.MonkeyPatch)
     }
 
 
-def test_strip_credentials() -> None:
-    assert strip_credentials("http://a:b@127.0.0.1:9/v1?api-key=x#f") == "http://127.0.0.1:9/v1"
-    assert strip_credentials("https://[::1]:8000/v1") == "https://[::1]:8000/v1"
-    assert strip_credentials(None) is None
+def test_public_url() -> None:
+    assert public_url("http://a:b@127.0.0.1:9/v1?api-key=x#f") == "http://127.0.0.1:9/v1"
+    assert public_url("https://[::1]:8000/v1") == "https://[::1]:8000/v1"
+    assert public_url(None) is None

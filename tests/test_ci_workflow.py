@@ -31,7 +31,7 @@ def workflow_steps() -> list[list[str]]:
 
 
 def test_workflow_passes_on_the_bundled_example(tmp_path: Path) -> None:
-    for name in ("tasks", "fixtures", "examples", "evals"):
+    for name in ("tasks", "review", "fixtures", "examples", "evals"):
         shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "pyproject.toml", tmp_path)  # the tiers
     steps = workflow_steps()

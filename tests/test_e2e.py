@@ -247,7 +247,7 @@ def readme_first_command() -> list[list[str]]:
 def test_readme_first_command_reports_on_the_bundled_fixtures(tmp_path: Path) -> None:
     """A real process, as a newcomer runs it, in a copy of the checkout (the install step is
     what this virtual environment already did)."""
-    for name in ("tasks", "fixtures", "examples"):
+    for name in ("tasks", "review", "fixtures", "examples"):
         shutil.copytree(REPO / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(REPO / "pyproject.toml", tmp_path)
     exe = Path(sys.executable).parent / "perturb"

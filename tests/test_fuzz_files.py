@@ -93,15 +93,19 @@ def golden(tmp_path_factory: pytest.TempPathFactory) -> Path:
         app, ["baseline", str(root / "runs/r"), "-o", str(root / "evals/baseline.json"), "--k", "2"]
     )
     assert result.exit_code == 0, result.stderr
-    # a review directory: three candidates, one accepted (journal), as `perturb generate` and
+    # the review directory the fixtures were frozen from (make_suite), plus three newer
+    # candidates, one of them accepted and not frozen yet, as `perturb generate` and
     # `perturb accept` leave it
     tasks = {t["id"]: Task.model_validate(t) for t in TASKS}
     cands = [
-        make_candidate(tasks["a1"], "paraphrase", "Please refund order 42.", suite="demo"),
-        make_candidate(tasks["b2"], "typo", "Book Rome on Fridya.", suite="demo"),
+        make_candidate(tasks["a1"], "paraphrase", "Could you refund order 42?", suite="demo"),
+        make_candidate(tasks["b2"], "typo", "Book Rome on Firday.", suite="demo"),
         make_candidate(tasks["c3"], "register", "Kindly, what is 6 times 7?", suite="demo"),
     ]
-    write_lines(root / "review/demo/candidates.jsonl", cands)
+    path = root / "review/demo/candidates.jsonl"
+    frozen = path.read_text(encoding="utf-8")
+    write_lines(path, cands)
+    path.write_text(frozen + path.read_text(encoding="utf-8"), encoding="utf-8")
     result = runner.invoke(app, ["accept", cands[0].id, "--reviewer", "Fuzz", "--root", str(root)])
     assert result.exit_code == 0, result.stderr
     return root

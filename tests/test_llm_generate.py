@@ -18,7 +18,8 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import LLMError
-from perturb.io.llm import ResponseCache, chat_with_retries, public_url, retry_after_seconds
+from perturb.io.llm import ResponseCache, chat_with_retries, retry_after_seconds
+from perturb.io.secrets import public_url
 from perturb.records import Candidate
 from tests.fake_openai import FakeOpenAIServer, Reply
 

@@ -194,10 +194,12 @@ def test_blank_lines_are_skipped(tmp_path: Path) -> None:
         ),
         (
             '{"run_id": "r"}',
-            "3: suite: Field required (and 6 more problems) "
-            "(expected a Trial record; see `perturb schema trial`)",
+            "3: suite: missing (expected this field) (and 6 more problems)",
         ),
-        ("[1, 2]", "3: Input should be an object (expected a Trial record; see `perturb schema trial`)"),
+        (
+            "[1, 2]",
+            "3: Input should be an object (got [1, 2]) (expected a Trial record; see `perturb schema trial`)",
+        ),
     ],
 )
 def test_bad_line_names_file_and_line(tmp_path: Path, bad: str, message: str) -> None:
@@ -218,7 +220,7 @@ def test_bad_field_value_names_the_field(tmp_path: Path) -> None:
         read_run(run)
     assert str(exc.value) == (
         f"{run / 'trials.jsonl'}:2: outcome: Input should be 'passed', 'wrong' or 'errored' "
-        "(expected a Trial record; see `perturb schema trial`)"
+        "(got 'maybe') (expected a Trial record; see `perturb schema trial`)"
     )
 
 

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import contextlib
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from perturb._version import __version__
-from perturb.errors import OutputError, ReviewError
+from perturb.errors import InputError, OutputError, ReviewError
 from perturb.freeze.fixtures import (
     SuitePaths,
     find_suite,
@@ -67,6 +67,8 @@ class FreezeResult:
     n_skipped: int
     n_undecided: int
     unchanged: bool
+    dropped: list[str] = field(default_factory=list)
+    """Variant ids the previous fixtures held and these do not."""
 
     def summary(self) -> str:
         n_variants = self.n_accepted + self.n_edited
@@ -82,7 +84,12 @@ class FreezeResult:
             left.append(f"{self.n_skipped} skipped")
         if self.n_undecided:
             left.append(f"{self.n_undecided} undecided")
-        return head + (f"\nnot frozen: {', '.join(left)}" if left else "")
+        out = head + (f"\nnot frozen: {', '.join(left)}" if left else "")
+        if self.dropped:
+            n = len(self.dropped)
+            s = "s" if n > 1 else ""
+            out += f"\ndropped {n} variant{s} the previous fixtures held: {_ids(self.dropped)}"
+        return out
 
 
 def _variant_entry(cand: Candidate, decision: Decision, canonical: FixtureEntry) -> FixtureEntry:
@@ -110,7 +117,7 @@ def build(root: Path, suite: str) -> tuple[list[FixtureEntry], Lock, dict[str, i
     tasks = load_tasks(paths.tasks).tasks
     by_task = {t.id: t for t in tasks}
     cands = load_candidates(paths.candidates, suite) if paths.candidates.exists() else []
-    state = JournalState.replay(read_journal(paths.journal))
+    state = JournalState.replay(read_journal(paths.journal, strict=True))
 
     canon: dict[str, FixtureEntry] = {}
     for t in tasks:
@@ -194,6 +201,8 @@ def build(root: Path, suite: str) -> tuple[list[FixtureEntry], Lock, dict[str, i
 def _write_pending(path: Path, data: bytes) -> Path:
     tmp = pending_path(path)
     try:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)  # a leftover (or a planted symlink) is never written through
         with open(tmp, "wb") as fh:
             fh.write(data)
             fh.flush()
@@ -241,9 +250,38 @@ def write_pair(fixtures_path: Path, fixtures: bytes, lock_path: Path, lock: byte
     return True
 
 
-def freeze(root: Path, suite: str | None = None) -> FreezeResult:
+def _dropped(paths: SuitePaths, entries: list[FixtureEntry]) -> tuple[list[str], list[str]]:
+    """Variant ids the current fixtures hold that the new build does not: ``(explained,
+    unexplained)``. Explained: the candidate is still there and the journal holds a decision on
+    it (a reject, skip or undo). Unexplained: the candidate or every decision on it is gone (an emptied or
+    replaced candidates file or journal). Unreadable current fixtures hold nothing to keep."""
+    try:
+        previous = load_fixtures(paths.fixtures) if paths.fixtures.exists() else []
+    except InputError:
+        return [], []
+    kept = {e.id for e in entries}
+    present = {c.id for c in load_candidates(paths.candidates)} if paths.candidates.exists() else set()
+    decided = {d.candidate_id for d in read_journal(paths.journal, strict=True)} & present
+    explained: list[str] = []
+    unexplained: list[str] = []
+    for e in previous:
+        if e.perturbation != CANONICAL and e.id not in kept:
+            (explained if e.candidate_id in decided else unexplained).append(e.id)
+    return explained, unexplained
+
+
+def _ids(ids: list[str]) -> str:
+    return ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+
+
+def freeze(root: Path, suite: str | None = None, *, allow_drop: bool = False) -> FreezeResult:
     """Freeze a suite (the only one under tasks/ by default). Holds the review lock, so it
-    cannot interleave with a review or another freeze of the same suite."""
+    cannot interleave with a review or another freeze of the same suite.
+
+    Never shrinks the fixtures silently: variants the current fixtures hold and the new build
+    drops are named in the summary when the journal records why (a reject, skip or undo), and
+    refused with :class:`ReviewError` (exit 2) when nothing does (an emptied or replaced
+    candidates file or journal), unless ``allow_drop``."""
     name = find_suite(root, suite, "tasks")
     paths = SuitePaths(root, name)
     lock_ctx: contextlib.AbstractContextManager[object] = (
@@ -253,6 +291,15 @@ def freeze(root: Path, suite: str | None = None) -> FreezeResult:
     )
     with lock_ctx:
         entries, lock, counts = build(root, name)
+        explained, unexplained = _dropped(paths, entries)
+        if unexplained and not allow_drop:
+            raise ReviewError(
+                f"{paths.fixtures}: freezing would drop {len(unexplained)} variant"
+                f"{'s' if len(unexplained) > 1 else ''} the current fixtures hold, with no decision "
+                f"on {'them' if len(unexplained) > 1 else 'it'} in {paths.journal}: "
+                f"{_ids(unexplained)} (expected the candidates and journal that froze them; "
+                f"restore {paths.review_dir} from git, or pass --allow-drop to drop them)"
+            )
         changed = write_pair(paths.fixtures, render_fixtures(entries), paths.lock, render_lock(lock))
     return FreezeResult(
         fixtures_path=paths.fixtures,
@@ -264,4 +311,5 @@ def freeze(root: Path, suite: str | None = None) -> FreezeResult:
         n_skipped=counts["skipped"],
         n_undecided=counts["undecided"],
         unchanged=not changed,
+        dropped=explained + unexplained,
     )

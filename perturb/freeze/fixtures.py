@@ -19,6 +19,7 @@ from perturb.errors import InputError, UsageError
 from perturb.generate.perturbations import kind_rank
 from perturb.io.hashing import canonical_json
 from perturb.io.jsonl import iter_jsonl_lines, read_json, validate_record
+from perturb.io.paths import check_suite_name, confine
 from perturb.records import FixtureEntry, Lock
 
 M = TypeVar("M", bound=BaseModel)
@@ -28,10 +29,17 @@ M = TypeVar("M", bound=BaseModel)
 
 @dataclass(frozen=True)
 class SuitePaths:
-    """Where one suite's files live under a project root."""
+    """Where one suite's files live under a project root.
+
+    Building one checks the suite name (:func:`~perturb.io.paths.check_suite_name`); every
+    path perturb writes or appends to (review files, fixtures, lock) is confined to the project
+    root with symlinks followed (:func:`~perturb.io.paths.confine`)."""
 
     root: Path
     suite: str
+
+    def __post_init__(self) -> None:
+        check_suite_name(self.suite)
 
     @property
     def tasks(self) -> Path:
@@ -39,27 +47,27 @@ class SuitePaths:
 
     @property
     def review_dir(self) -> Path:
-        return self.root / "review" / self.suite
+        return confine(self.root, self.root / "review" / self.suite)
 
     @property
     def candidates(self) -> Path:
-        return self.review_dir / "candidates.jsonl"
+        return confine(self.root, self.review_dir / "candidates.jsonl")
 
     @property
     def journal(self) -> Path:
-        return self.review_dir / "journal.jsonl"
+        return confine(self.root, self.review_dir / "journal.jsonl")
 
     @property
     def review_lock(self) -> Path:
-        return self.review_dir / ".lock"
+        return confine(self.root, self.review_dir / ".lock")
 
     @property
     def fixtures(self) -> Path:
-        return self.root / "fixtures" / f"{self.suite}.jsonl"
+        return confine(self.root, self.root / "fixtures" / f"{self.suite}.jsonl")
 
     @property
     def lock(self) -> Path:
-        return lock_path_for(self.fixtures)
+        return confine(self.root, lock_path_for(self.fixtures))
 
 
 def lock_path_for(fixtures_path: Path) -> Path:
@@ -80,7 +88,7 @@ def find_suite(root: Path, suite: str | None, where: str) -> str:
     ``where`` is ``review`` (``review/<suite>/candidates.jsonl``), ``tasks``
     (``tasks/<suite>.jsonl``) or ``fixtures`` (``fixtures/<suite>.jsonl``)."""
     if suite:
-        return suite
+        return check_suite_name(suite)
     if where == "review":
         found = sorted(p.parent.name for p in (root / "review").glob("*/candidates.jsonl"))
         pattern = "review/<suite>/candidates.jsonl"

@@ -9,19 +9,26 @@ One problem per line, each saying how to fix it:
 * ``NONCANONICAL`` a line whose bytes differ from the stable rendering (formatting, order,
   duplicate, blank line, missing final newline), with its line number.
 * ``INCOMPLETE``   a freeze was interrupted between renaming the fixtures and the lock.
+* ``UNREVIEWED``   an entry differs from what ``perturb freeze`` builds from ``tasks/`` and the
+  review journal in ``review/`` (the field that differs is named), is not built by it at all,
+  or is built by it but absent -- a fixture-plus-lock edit that bypassed review.
+
+The lock alone cannot prove anything (whoever edits a line can recompute its hash), so
+``verify`` re-derives every entry, canonical and variant, from the task file and the review
+journal (:func:`perturb.freeze.core.build`, the code ``freeze`` itself runs) and compares --
+once the other checks pass (a line that already fails them is reported once, not twice).
 
 Unreadable or malformed files raise :class:`~perturb.errors.InputError` (exit 2) instead.
 """
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from perturb.errors import InputError, VerifyFailed
+from perturb.errors import InputError, ReviewError, VerifyFailed
 from perturb.freeze.fixtures import (
     fixture_sort_key,
     load_lock,
@@ -29,12 +36,13 @@ from perturb.freeze.fixtures import (
     pending_path,
     render_fixture_line,
 )
-from perturb.io.hashing import content_hash
-from perturb.io.jsonl import read_bytes, validate_record
+from perturb.io.hashing import canonical_json, content_hash
+from perturb.io.inert import printable
+from perturb.io.jsonl import loads_strict, read_bytes, validate_record
 from perturb.records import CANONICAL, FixtureEntry, Lock
 from perturb.tasks import load_tasks, suite_name, task_hash
 
-KINDS = ("MODIFIED", "UNLISTED", "MISSING", "STALE", "NONCANONICAL", "INCOMPLETE")
+KINDS = ("MODIFIED", "UNLISTED", "MISSING", "STALE", "NONCANONICAL", "INCOMPLETE", "UNREVIEWED")
 
 
 @dataclass
@@ -129,16 +137,15 @@ def _parse_lines(path: Path, data: bytes) -> tuple[list[_Line], list[tuple[int, 
         if number == len(parts) and not ends_clean:
             layout.append((number, "no newline at end of file"))
         try:
-            obj = json.loads(raw.decode("utf-8"))
+            text = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError(str(path), "not valid UTF-8 (expected UTF-8 JSON)", line=number) from None
-        except json.JSONDecodeError as exc:
-            raise InputError(
-                str(path),
-                f"invalid JSON: {exc.msg} at column {exc.colno} (expected one fixture "
-                "entry per line; restore the file from git or run `perturb freeze`)",
-                line=number,
-            ) from None
+        obj = loads_strict(
+            text,
+            str(path),
+            number,
+            what="one fixture entry per line; restore the file from git or run `perturb freeze`",
+        )
         if not isinstance(obj, dict):
             raise InputError(str(path), "expected a JSON object (a fixture entry)", line=number)
         out.append(_Line(number, raw + b"\n", validate_record(FixtureEntry, obj, path, number)))
@@ -381,8 +388,100 @@ def verify(fixtures_path: Path | str) -> VerifyReport:
     report.lock = lock
     report.problems.extend(integrity)
     report.problems.extend(_layout(fx, suite, lines, blanks))
-    report.problems.extend(_stale(lock, _tasks_path(fx_path, lock, lock_path), suite, lines))
+    stale = _stale(lock, _tasks_path(fx_path, lock, lock_path), suite, lines)
+    report.problems.extend(stale)
+    if not report.problems:  # the lock holds: now prove the lock itself came from review
+        report.problems.extend(_unreviewed(fx_path, suite, lines))
     return report
+
+
+def _show(value: Any) -> str:
+    text = canonical_json(value).decode("utf-8")
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return printable(text)
+
+
+def _differences(have: Any, should: Any, where: str = "") -> list[tuple[str, Any, Any]]:
+    """``(dotted field, got, expected)`` for each leaf where two JSON values differ (a value
+    absent on one side shows as null)."""
+    if isinstance(have, dict) and isinstance(should, dict):
+        out: list[tuple[str, Any, Any]] = []
+        for key in [*should, *(k for k in have if k not in should)]:
+            sub = f"{where}.{key}" if where else key
+            out.extend(_differences(have.get(key), should.get(key), sub))
+        return out
+    if canonical_json(have) == canonical_json(should):
+        return []
+    return [(where or "(entry)", have, should)]
+
+
+def _unreviewed(fx_path: Path, suite: str, lines: list[_Line]) -> list[Problem]:
+    """UNREVIEWED: every entry against what ``freeze`` builds from tasks/ and review/."""
+    from perturb.freeze.core import build  # freeze.core imports this module
+
+    root = fx_path.parent.parent
+    fx = str(fx_path)
+    fix = (
+        f"restore the fixtures and lock from git, or review the change (`perturb review {suite}`) "
+        f"and run `perturb freeze {suite}`"
+    )
+    try:
+        derived, _, _ = build(root, suite)
+    except ReviewError as exc:
+        return [Problem("UNREVIEWED", fx, f"{fx}: UNREVIEWED: cannot re-derive the fixtures: {exc}")]
+    want = {e.id: e for e in derived}
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for ln in lines:
+        e = ln.entry
+        if e.id in seen:
+            continue
+        seen.add(e.id)
+        built = want.get(e.id)
+        if built is None:
+            why = (
+                "the task file has no such task"
+                if e.perturbation == CANONICAL
+                else f"no accepted or edited decision for it in review/{suite}/journal.jsonl"
+            )
+            problems.append(
+                Problem(
+                    "UNREVIEWED",
+                    fx,
+                    f"{fx}:{ln.number}: UNREVIEWED {e.id}: `perturb freeze` does not build this entry "
+                    f"({why}; {fix})",
+                    e.id,
+                    ln.number,
+                )
+            )
+            continue
+        for key, got, expected in _differences(e.model_dump(mode="json"), built.model_dump(mode="json")):
+            problems.append(
+                Problem(
+                    "UNREVIEWED",
+                    fx,
+                    f"{fx}:{ln.number}: UNREVIEWED {e.id}: {key} is {_show(got)}, but "
+                    f"tasks/ and review/ freeze to {_show(expected)} ({fix})",
+                    e.id,
+                    ln.number,
+                    _show(expected),
+                    _show(got),
+                )
+            )
+    for entry_id, built in want.items():
+        # A variant accepted in the journal but not frozen yet is a review in progress, not a
+        # bypass; a missing canonical entry is one (STALE catches it first, via the lock).
+        if entry_id not in seen and built.perturbation == CANONICAL:
+            problems.append(
+                Problem(
+                    "UNREVIEWED",
+                    fx,
+                    f"{fx}: UNREVIEWED {entry_id}: `perturb freeze` builds this entry from tasks/ and "
+                    f"review/, but the fixtures lack it ({fix})",
+                    entry_id,
+                )
+            )
+    return problems
 
 
 def assert_verified(fixtures_path: Path | str) -> Lock:

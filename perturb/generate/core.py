@@ -39,6 +39,7 @@ from perturb.generate.perturbations import (
 from perturb.generate.screen import duplicate_flag, screen_text
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import read_bytes, read_records, write_json_atomic, write_jsonl_atomic
+from perturb.io.paths import confine
 from perturb.progress import Progress
 from perturb.records import (
     Candidate,
@@ -268,7 +269,9 @@ def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult
     if options.generator == "llm" and (options.llm is None or not options.llm.model):
         raise UsageError("--generator llm needs --model (the model name the server serves)")
     root = options.review_root or (project_root(path) / "review")
-    review_dir = root / suite.name
+    review_dir = confine(root, root / suite.name)
+    for name in ("candidates.jsonl", "skipped.jsonl", "journal.jsonl", ".lock"):
+        confine(root, review_dir / name)
     # Hold the suite's review lock: candidates.jsonl must not change under a live review.
     with ReviewLock(review_dir / ".lock", suite.name, "perturb generate"):
         result = _generate_locked(path, suite, review_dir, options)
@@ -435,7 +438,7 @@ def _generation_info(
     }
     if options.generator == "llm" and options.llm is not None:
         from perturb.generate.llm import template
-        from perturb.io.llm import public_url
+        from perturb.io.secrets import public_url
 
         info["llm"] = {
             "model": options.llm.model,

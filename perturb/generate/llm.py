@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from perturb.generate.perturbations import CLASSES, TaskContext
 from perturb.io.hashing import content_hash
-from perturb.io.llm import LLMSettings, ResponseCache, chat_with_retries, redact
+from perturb.io.llm import LLMSettings, ResponseCache, chat_with_retries
+from perturb.io.secrets import redact
 from perturb.tasks import task_hash
 
 

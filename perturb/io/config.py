@@ -20,14 +20,16 @@ line and the key.
 
 from __future__ import annotations
 
+import os
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from perturb.errors import ConfigError
+from perturb.errors import ConfigError, InputError
 from perturb.generate.perturbations import variant_kinds
+from perturb.io.jsonl import read_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -156,7 +158,7 @@ def config_file(root: Path) -> Path | None:
     """``perturb.toml`` if present, else ``pyproject.toml`` if present, in ``root``."""
     for name in ("perturb.toml", "pyproject.toml"):
         path = root / name
-        if path.is_file():
+        if os.path.lexists(path):  # a FIFO or directory is refused by the reader, not skipped
             return path
     return None
 
@@ -168,16 +170,22 @@ def load_tiers(root: Path) -> dict[str, Tier]:
     if path is None:
         return tiers
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_bytes(path).decode("utf-8")
+    except InputError as exc:
+        raise ConfigError(f"{exc} (expected a UTF-8 TOML file)") from None
+    except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: cannot read: {exc} (expected a UTF-8 TOML file)") from None
     try:
         data = tomllib.loads(text)
+    except RecursionError:
+        raise ConfigError(f"{path}: nested too deeply (expected TOML a parser can read)") from None
     except tomllib.TOMLDecodeError as exc:
         m = re.search(r"\(at line (\d+), column (\d+)\)", str(exc))
         where = f"{path}:{m.group(1)}" if m else str(path)
         msg = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
         raise ConfigError(f"{where}: invalid TOML: {msg} (expected valid TOML)") from None
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        raise ConfigError(f"{path}: invalid TOML value: {exc} (expected valid TOML)") from None
     prefix = "tiers" if path.name == "perturb.toml" else "tool.perturb.tiers"
     section: Any = data
     for part in prefix.split("."):

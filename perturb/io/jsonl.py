@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
+import re
+import stat
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
 from perturb.errors import InputError, OutputError
+from perturb.io.inert import printable
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -32,15 +36,42 @@ def dumps_line(obj: Any) -> str:
 
 
 def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """Read a whole file, turning OS errors into a one-line :class:`InputError`."""
+    """Read a whole regular file, turning OS errors into a one-line :class:`InputError`."""
+    with open_regular(path) as fh:
+        try:
+            return fh.read()
+        except OSError as exc:
+            raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    return "not a regular file"
+
+
+def open_regular(path: str | os.PathLike[str]) -> Any:
+    """Open ``path`` for binary reading, refusing FIFOs, devices and directories (which would
+    block or never end) with a one-line :class:`InputError`."""
     try:
-        return Path(path).read_bytes()
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InputError(str(path), "no such file (expected an existing file; check the path)") from None
     except IsADirectoryError:
         raise InputError(str(path), "is a directory (expected a file)") from None
     except OSError as exc:
         raise InputError(str(path), f"cannot read: {exc.strerror or exc}") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError(str(path), f"is {_kind(mode)}, not a regular file (expected a file)")
+    return os.fdopen(fd, "rb")
 
 
 def read_json(path: str | os.PathLike[str]) -> Any:
@@ -51,14 +82,7 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InputError(str(path), "not valid UTF-8 (expected UTF-8 JSON)", line=line) from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            str(path),
-            f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON document)",
-            line=exc.lineno,
-        ) from None
+    return loads_strict(text, str(path))
 
 
 def iter_jsonl_lines(
@@ -97,7 +121,10 @@ def iter_jsonl_lines(
             )
             continue
         try:
-            obj = json.loads(text)
+            obj = _parse(text)
+        except _Reject as exc:
+            yield line, InputError(name, exc.message, line=line)
+            continue
         except json.JSONDecodeError as exc:
             if truncated and tolerate_truncated_tail:
                 return
@@ -305,28 +332,190 @@ class Appender:
         self.close()
 
 
+# --------------------------------------------------------------------------- strict JSON
+
+MAX_DEPTH = 100
+"""The deepest nesting of arrays and objects any file perturb reads may have. Python's own
+parser and every recursive walk after it (pydantic, canonical JSON) would otherwise fail
+with ``RecursionError`` somewhere near 1,000 levels."""
+
+MAX_INT_DIGITS = 4300
+"""The longest integer (in digits) a file may hold: Python's ``int`` refuses longer decimal
+strings (``sys.get_int_max_str_digits``), so longer ones are rejected up front."""
+
+_BOM = "\ufeff"
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKET = re.compile(r"[\[\]{}]")
+
+
+class _Reject(ValueError):
+    """Raised inside the parser hooks; turned into an :class:`InputError` by :func:`loads_strict`."""
+
+    def __init__(self, message: str, token: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.token = token
+        self.line = line
+
+
+def _too_deep(text: str) -> int | None:
+    """The offset where nesting first exceeds :data:`MAX_DEPTH`, else None."""
+    if text.count("[") + text.count("{") <= MAX_DEPTH:
+        return None
+    blanked = _STRING.sub(lambda m: " " * len(m.group()), text)  # same offsets, no brackets
+    depth = 0
+    for m in _BRACKET.finditer(blanked):
+        if m.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return m.start()
+        else:
+            depth -= 1
+    return None
+
+
+def nesting_exceeds(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether a decoded JSON value (dicts and lists) nests deeper than ``limit`` levels,
+    found without recursion (an agent's output may be nested 100,000 deep)."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict | list | tuple):
+            if depth + 1 > limit:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list | tuple))
+    return False
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            shown = json.dumps(key, ensure_ascii=True)[:60]
+            raise _Reject(f"duplicate key {shown} in one object (expected each key once)", f"{shown}")
+        out[key] = value
+    return out
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Reject(f"number {text[:40]} is out of range (expected a finite number)", text)
+    return value
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise _Reject(
+            f"integer of {len(text.lstrip('-'))} digits (expected at most {MAX_INT_DIGITS} digits)", text[:20]
+        )
+    return int(text)
+
+
+def _constant(name: str) -> Any:
+    raise _Reject(f"{name} is not JSON (expected a finite number)", name)
+
+
+def _line_of(text: str, token: str, nth: int) -> int | None:
+    """1-based line of the ``nth`` occurrence of ``token`` in ``text`` (best effort)."""
+    pos = -1
+    for _ in range(nth):
+        pos = text.find(token, pos + 1)
+        if pos < 0:
+            return None
+    return text.count("\n", 0, pos) + 1
+
+
+def _parse(text: str) -> Any:
+    """``json.loads`` with the checks of :func:`loads_strict`; raises ``_Reject`` or
+    ``json.JSONDecodeError``."""
+    if text.startswith(_BOM):
+        raise _Reject(
+            "starts with a byte-order mark (expected UTF-8 without BOM; re-save it without BOM)", _BOM
+        )
+    deep = _too_deep(text)
+    if deep is not None:
+        raise _Reject(
+            f"nested deeper than {MAX_DEPTH} levels (expected at most {MAX_DEPTH})",
+            "",
+            text.count("\n", 0, deep) + 1,
+        )
+    try:
+        return json.loads(
+            text, object_pairs_hook=_pairs, parse_float=_float, parse_int=_int, parse_constant=_constant
+        )
+    except RecursionError:  # pragma: no cover - _too_deep guards it; kept as a net
+        raise _Reject(f"nested too deeply (expected at most {MAX_DEPTH} levels)", "") from None
+
+
+def loads_strict(text: str, name: str, line: int | None = None, *, what: str = "one JSON document") -> Any:
+    """Parse JSON the way every perturb reader does, with a one-line ``FILE:LINE`` error.
+
+    Beyond the JSON grammar it refuses: a byte-order mark, ``NaN``/``Infinity`` and numbers
+    that overflow to infinity (``1e999``), integers longer than :data:`MAX_INT_DIGITS`
+    digits, nesting deeper than :data:`MAX_DEPTH`, and a key repeated within one object
+    (which plain ``json`` resolves silently as "last one wins"). ``line`` is the line of
+    ``text`` in the file (JSONL); for a whole-file document the line is found in ``text``.
+    """
+    try:
+        return _parse(text)
+    except _Reject as exc:
+        raise InputError(
+            name, exc.message, line=line if line is not None else _reject_line(text, exc)
+        ) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(
+            name,
+            f"invalid JSON: {exc.msg} at column {exc.colno} (expected {what})",
+            line=exc.lineno if line is None else line,
+        ) from None
+
+
+def _reject_line(text: str, exc: _Reject) -> int | None:
+    if exc.line is not None or not exc.token:
+        return exc.line
+    return _line_of(text, exc.token, 2 if exc.message.startswith("duplicate key") else 1)
+
+
 # --------------------------------------------------------------------------- records
 
 
-def validation_message(exc: ValidationError) -> tuple[str, str]:
-    """``(field, message)`` of the first error of a pydantic validation failure."""
-    errors = exc.errors(include_url=False)
-    first = errors[0]
-    loc = ".".join(str(p) for p in first["loc"] if not str(p).startswith("function-"))
-    msg = str(first["msg"])
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if first["type"] == "missing":
-        msg = "missing (expected this field)"
-    elif first["type"] == "extra_forbidden":
-        msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
-    elif "input" in first and "(expected" not in msg:
-        shown = repr(first["input"])
-        msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
-    if len(errors) > 1:
-        msg += f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})"
-    loc = loc if loc.isprintable() else loc.encode("unicode_escape").decode("ascii")
-    return (loc or "(record)"), msg
+ErrorHint = Callable[[dict[str, Any], str, str], "str | None"]
+"""``hint(error, field, message)``: a record-specific message for one pydantic error, or None."""
+
+
+def error_messages(exc: ValidationError, hint: ErrorHint | None = None) -> list[tuple[str, str]]:
+    """``(field, message)`` for every error of a pydantic validation failure: the one
+    translator of pydantic errors into perturb's one-line messages (``hint`` lets a reader
+    word the errors of its own record, e.g. the task format)."""
+    out: list[tuple[str, str]] = []
+    for err in exc.errors(include_url=False):
+        loc = printable(".".join(str(p) for p in err["loc"] if not str(p).startswith("function-")))
+        msg = str(err["msg"])
+        if msg.startswith("Value error, "):
+            msg = msg[len("Value error, ") :]
+        special = hint(dict(err), loc, msg) if hint is not None else None
+        if special is not None:
+            msg = special
+        elif err["type"] == "missing":
+            msg = "missing (expected this field)"
+        elif err["type"] == "extra_forbidden":
+            msg = "unknown field (expected only the fields of the record; see `perturb schema`)"
+        elif "input" in err and "(expected" not in msg and err["type"] != "value_error":
+            shown = repr(err["input"])
+            msg = f"{msg} (got {shown[:60]}{'...' if len(shown) > 60 else ''})"
+        out.append((loc or "(record)", printable(msg)))
+    return out
+
+
+def validation_message(exc: ValidationError, hint: ErrorHint | None = None) -> tuple[str, str]:
+    """``(field, message)`` of the first error, with how many more there are."""
+    messages = error_messages(exc, hint)
+    loc, msg = messages[0]
+    if len(messages) > 1:
+        msg += f" (and {len(messages) - 1} more problem{'s' if len(messages) > 2 else ''})"
+    return loc, msg
 
 
 def validate_record(model: type[M], obj: Any, path: str | os.PathLike[str], line: int | None = None) -> M:

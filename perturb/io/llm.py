@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import openai
 from openai import AsyncOpenAI
@@ -42,6 +42,8 @@ from openai import AsyncOpenAI
 from perturb.errors import LLMError, UsageError
 from perturb.io.hashing import canonical_json
 from perturb.io.jsonl import read_json, write_json_atomic
+from perturb.io.secrets import public_url as public_url_of
+from perturb.io.secrets import redact
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 4
@@ -66,7 +68,34 @@ class LLMSettings:
     json_mode: bool = True
 
     def resolved_base_url(self) -> str | None:
-        return self.base_url or os.environ.get("OPENAI_BASE_URL") or None
+        return resolve_base_url(self.base_url)
+
+
+OPENAI_URL = "https://api.openai.com/v1"
+
+
+def resolve_base_url(explicit: str | None, default: str | None = None) -> str | None:
+    """The server URL: ``--base-url``, else ``$OPENAI_BASE_URL``, else ``default``; checked
+    (http or https, a host, a port in 1-65535) with a one-line :class:`UsageError`."""
+    url = explicit or os.environ.get("OPENAI_BASE_URL") or default
+    if url is None:
+        return None
+    where = "--base-url" if explicit else "$OPENAI_BASE_URL" if os.environ.get("OPENAI_BASE_URL") else "URL"
+    shown = public_url_of(url)
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise UsageError(
+            f"{where} {shown}: {exc} (expected http(s)://HOST[:PORT]/v1 with a port in 1-65535)"
+        ) from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(
+            f"{where} {shown}: not an http(s) URL with a host (expected e.g. http://127.0.0.1:8000/v1)"
+        )
+    if port == 0:
+        raise UsageError(f"{where} {shown}: port 0 is out of range (expected 1-65535)")
+    return url
 
 
 def make_client(settings: LLMSettings) -> AsyncOpenAI:
@@ -84,30 +113,6 @@ def make_client(settings: LLMSettings) -> AsyncOpenAI:
             )
         key = "unused-local-key"
     return AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout)
-
-
-def public_url(url: str | None) -> str | None:
-    """``url`` without any ``user:password@`` part, query string or fragment (any of them may
-    carry a key, e.g. ``?api-key=...``): safe to record."""
-    if not url:
-        return url
-    parts = urlsplit(url)
-    if parts.username is None and parts.password is None and not parts.query and not parts.fragment:
-        return url
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    if parts.port:
-        host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", ""))
-
-
-def redact(message: str, secrets: list[str | None], mask: str = "***") -> str:
-    """``message`` with every secret (4+ characters) replaced by ``mask``."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            message = message.replace(secret, mask)
-    return message
 
 
 def retry_after_seconds(headers: Any) -> float | None:
@@ -211,6 +216,7 @@ async def chat_with_retries(
                         f"model {model!r}: the server refused the request with {_describe(exc)} "
                         "(not retried; check the model name, --base-url and the API key)",
                         secrets,
+                        "***",
                     ),
                     status=exc.status_code,
                 ) from None
@@ -233,6 +239,7 @@ async def chat_with_retries(
             "(expected a reachable OpenAI-compatible server; check --base-url, or raise "
             "--max-retries / --timeout)",
             secrets,
+            "***",
         )
     )
 

@@ -47,6 +47,7 @@ TASK_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$"
 
 
 class Record(BaseModel):
-    """Base for on-disk records: unknown fields are errors; docstrings are descriptions."""
+    """Base for on-disk records: unknown fields and non-finite numbers are errors; docstrings are
+    descriptions."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, allow_inf_nan=False)

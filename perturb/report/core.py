@@ -113,14 +113,12 @@ def render(analysis: Analysis, fmt: str) -> str:
 def write_outputs(analysis: Analysis, plan: list[tuple[str, Path]]) -> list[tuple[str, Path]]:
     """Write every file destination of ``plan`` atomically; return what was written.
 
-    Stdout destinations are skipped (the caller prints them)."""
-    written = []
-    for fmt, dest in plan:
-        if dest == STDOUT:
-            continue
-        write_atomic(dest, render(analysis, fmt))
-        written.append((fmt, dest))
-    return written
+    Stdout destinations are skipped (the caller prints them). Every format is rendered before
+    the first file is written, so a format that fails leaves no file behind."""
+    rendered = [(fmt, dest, render(analysis, fmt)) for fmt, dest in plan if dest != STDOUT]
+    for _, dest, text in rendered:
+        write_atomic(dest, text)
+    return [(fmt, dest) for fmt, dest, _ in rendered]
 
 
 @dataclass

@@ -39,8 +39,9 @@ from numpy.typing import NDArray
 from pydantic import ValidationError
 
 from perturb.errors import InputError
-from perturb.io.jsonl import read_model
+from perturb.io.jsonl import open_regular, validation_message
 from perturb.records import RunManifest, Trial
+from perturb.run.store import read_manifest
 
 OUTCOME_CODES = {"passed": 0, "wrong": 1, "errored": 2}
 SAMPLE_CHARS = 80
@@ -191,9 +192,10 @@ def _validation_error(exc: ValidationError) -> tuple[str, str | None]:
     first = exc.errors(include_url=False)[0]
     if first["type"] == "json_invalid":
         return f"{first['msg']} (expected one Trial object per line)", None
-    loc = ".".join(str(part) for part in first["loc"]) or None
-    more = f" (and {exc.error_count() - 1} more problems)" if exc.error_count() > 1 else ""
-    return f"{first['msg']}{more} (expected a Trial record; see `perturb schema trial`)", loc
+    loc, msg = validation_message(exc)
+    if "(expected" not in msg:
+        msg += " (expected a Trial record; see `perturb schema trial`)"
+    return msg, (None if loc == "(record)" else loc)
 
 
 def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
@@ -208,7 +210,7 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
     nan = math.nan
     pos = start
     lineno = 0
-    with open(path, "rb") as fh:
+    with open_regular(path) as fh:
         fh.seek(start)
         for raw in fh:
             if end is not None and pos >= end:
@@ -319,14 +321,6 @@ def _split(path: str, size: int, parts: int) -> list[tuple[int, int | None]]:
                 starts.append(cut)
     ends: list[int | None] = [*starts[1:], None]
     return list(zip(starts, ends, strict=True))
-
-
-def read_manifest(run_dir: Path) -> RunManifest:
-    """Load ``run_dir/manifest.json`` as a :class:`RunManifest` (InputError when malformed)."""
-    path = run_dir / "manifest.json"
-    if not run_dir.is_dir():
-        raise InputError(str(run_dir), "not a run directory (expected runs/<id>/ written by `perturb run`)")
-    return read_model(path, RunManifest, "a run manifest written by `perturb run`")
 
 
 def read_run(

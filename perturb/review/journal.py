@@ -70,15 +70,26 @@ def load_candidates(path: Path, suite: str | None = None) -> list[Candidate]:
     return out
 
 
-def read_journal(path: Path) -> list[Decision]:
+def read_journal(path: Path, *, strict: bool = False) -> list[Decision]:
     """The decisions of a journal, checked: valid records, ``seq`` strictly increasing, each
-    ``undo`` naming an earlier decision not already undone. A torn last line (a process killed
-    mid-write) is ignored. A missing journal is empty."""
+    ``undo`` naming an earlier decision not already undone. A missing journal is empty.
+
+    A torn last line (a process killed mid-write) is ignored by a review, whose next append
+    cuts it off; with ``strict`` (freeze) it is an error, since the decision on it would be
+    lost without a word."""
     if not path.exists():
         return []
     state = JournalState()
-    for line, item in iter_jsonl_lines(path, tolerate_truncated_tail=True):
+    for line, item in iter_jsonl_lines(path, tolerate_truncated_tail=not strict):
         if isinstance(item, InputError):
+            if item.detail.startswith("truncated last line"):
+                raise InputError(
+                    str(path),
+                    "truncated last line: a decision was cut off mid-write and freezing now would "
+                    "lose it (run `perturb review`, `accept` or `reject` to re-record it -- the next "
+                    "append removes the partial line -- then freeze)",
+                    line=line,
+                )
             raise item
         decision = validate_record(Decision, item, path, line)
         problem = state.problem(decision)

@@ -34,6 +34,9 @@ from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
+from perturb.io.llm import OPENAI_URL, resolve_base_url
+from perturb.io.paths import confine
+from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
@@ -44,7 +47,6 @@ from perturb.run.store import (
     TrialIndex,
     config_hash,
     read_manifest,
-    redact,
     refuse_drift,
     run_lock,
     scan_trials,
@@ -77,6 +79,9 @@ class RunOptions:
     retry_errored: bool = False
     base_url: str | None = None
     api_key_env: str | None = None
+    pass_env: tuple[str, ...] = ()
+    """``--pass-env NAME``: variables a ``cmd:`` agent gets beyond its allowlist (not recorded:
+    the environment does not change the numbers' definition)."""
     judge_model: str | None = None
     faults: str | list[float] | None = None
     """``--faults 0,0.1,0.3``: the fault-injection rates λ to run every entry at (0 included)."""
@@ -190,12 +195,9 @@ def _resolve(options: RunOptions, root: Path) -> tuple[Tier | None, int, int, fl
 
 
 def _secrets(agent: Agent, judge: Any, options: RunOptions) -> list[str]:
-    values = [*agent.secrets(), *(judge.secrets() if judge else [])]
-    for name in {"OPENAI_API_KEY", options.api_key_env or "OPENAI_API_KEY"}:
-        value = os.environ.get(name)
-        if value:
-            values.append(value)
-    return sorted({v for v in values if len(v) >= 8}, key=len, reverse=True)
+    return secret_values(
+        [*agent.secrets(), *(judge.secrets() if judge else []), *env_secrets(options.api_key_env)]
+    )
 
 
 def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
@@ -209,7 +211,7 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
     key = os.environ.get(env_name)
     if not default or not key:
         return None  # check_grader reports what is missing
-    url = options.base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+    url = resolve_base_url(options.base_url, OPENAI_URL)
     return LLMJudge(model=default, api_key=key, base_url=url, models={m or default for m in models})
 
 
@@ -266,6 +268,11 @@ def run(options: RunOptions) -> RunSummary:
     """Run (or resume) the trials; see the module docstring."""
     fixtures = Path(options.fixtures)
     root = fixtures.parent.parent
+    if options.out is not None and Path(options.out).exists() and not Path(options.out).is_dir():
+        raise UsageError(
+            f"--out {options.out}: is a file, not a directory (expected a run directory, new or "
+            "written by `perturb run`; choose another --out)"
+        )
     tier, trials, concurrency, timeout, classes, tasks = _resolve(options, root)
     lams, fault_classes = _faults(options, tier)
     lock = assert_verified(fixtures)
@@ -284,6 +291,7 @@ def run(options: RunOptions) -> RunSummary:
         api_key_env=options.api_key_env,
         temperature=options.temperature,
         request_timeout=timeout,
+        pass_env=tuple(options.pass_env),
     )
     judge = _make_judge(entries, options)
     for entry in entries:
@@ -312,7 +320,9 @@ def run(options: RunOptions) -> RunSummary:
         "tools": tool_suite.sha256 if tool_suite else None,
     }
     digest = config_hash(config)
-    run_dir = Path(options.out) if options.out else root / "runs" / f"{suite}-{short_id(digest, 8)}"
+    run_dir = (
+        Path(options.out) if options.out else confine(root, root / "runs" / f"{suite}-{short_id(digest, 8)}")
+    )
     manifest_path = run_dir / "manifest.json"
 
     if options.retry_errored and not manifest_path.exists():

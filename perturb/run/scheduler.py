@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import signal
 import sys
 import time
 from collections.abc import Iterator
@@ -20,7 +21,8 @@ from typing import Any
 
 from perturb.errors import OutputError
 from perturb.io.hashing import content_hash
-from perturb.io.jsonl import Appender
+from perturb.io.jsonl import MAX_DEPTH, Appender, nesting_exceeds
+from perturb.io.secrets import redact
 from perturb.progress import Progress
 from perturb.records import FixtureEntry
 from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
@@ -217,6 +219,10 @@ class TrialRunner:
             raise
         except _TrialTimeout:
             outcome, kind, error = "errored", "timeout", f"timed out after {self.timeout:g} s"
+            diagnose = getattr(self.agent, "timeout_reason", None)
+            reason = diagnose(self.timeout) if diagnose is not None else None
+            if reason is not None:
+                kind, error = reason.kind, f"{error}: {reason}"
         except AgentCallError as exc:
             outcome, kind, error = "errored", exc.kind, str(exc)
         except Exception as exc:  # noqa: BLE001 - the agent crashed: an errored trial
@@ -226,6 +232,12 @@ class TrialRunner:
             self._server.unregister(token)
         if client is not None and client.problem is not None and outcome != "errored":
             outcome, kind, error = "errored", "tool", client.problem
+        if outcome == "ok" and (nesting_exceeds(output) or nesting_exceeds(trace)):
+            outcome, kind, output, trace, usage = "errored", "malformed", None, None, None
+            error = (
+                f"the agent's output or trace is nested deeper than {MAX_DEPTH} levels "
+                f"(expected at most {MAX_DEPTH})"
+            )
         if outcome == "ok":
             try:
                 passed, note = await self._grade(ctx, output)
@@ -265,9 +277,7 @@ class TrialRunner:
             )
             line = _dumps(record)
         if self.secrets:
-            for secret in self.secrets:
-                if secret in line:
-                    line = line.replace(secret, "[REDACTED]")
+            line = redact(line, self.secrets)
         return (line + "\n").encode("utf-8"), outcome
 
     # ------------------------------------------------------------------ loop
@@ -313,6 +323,39 @@ class TrialRunner:
     ) -> None:
         """Run every job; re-raises :class:`AgentFatalError` (in-flight trials are dropped,
         unwritten, so a rerun does them)."""
+        loop = asyncio.get_running_loop()
+        main = asyncio.current_task()
+        terminated = False
+
+        def on_sigterm() -> None:
+            nonlocal terminated
+            terminated = True
+            if main is not None:
+                main.cancel()
+
+        # SIGTERM takes the same path as Ctrl-C: in-flight trials are cancelled, which kills
+        # their agent processes (cmd:), and the CLI reports an interrupted run.
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+        try:
+            await self._run(jobs, appender, todo=todo, progress=progress, label=label)
+        except asyncio.CancelledError:
+            if terminated:
+                raise KeyboardInterrupt from None
+            raise
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.remove_signal_handler(signal.SIGTERM)
+
+    async def _run(
+        self,
+        jobs: Iterator[tuple[FixtureEntry, int, float, int]],
+        appender: Appender,
+        *,
+        todo: int,
+        progress: Progress | None,
+        label: str,
+    ) -> None:
         await self.agent.start()
         if self.tools is not None and getattr(self.agent, "tools_over_http", False):
             from perturb.run.tools.http import ToolServer

@@ -22,7 +22,8 @@ from typing import Any
 from perturb._version import __version__
 from perturb.errors import ConfigError, InputError, OutputError, UsageError
 from perturb.io.hashing import canonical_json, content_hash
-from perturb.io.jsonl import read_model, write_atomic
+from perturb.io.jsonl import loads_strict, open_regular, read_model, write_atomic
+from perturb.io.secrets import redact
 from perturb.records import RunManifest
 
 CONFIG_FIELDS = (
@@ -109,16 +110,14 @@ def versions() -> dict[str, str]:
 
 
 def read_manifest(path: Path) -> RunManifest:
-    """Load a run manifest with ``FILE: field:`` errors."""
+    """Load a run manifest -- ``path`` is ``runs/<id>/manifest.json`` or the run directory --
+    with ``FILE:LINE: field:`` errors. The one reader of manifests (run, resume, report)."""
+    path = Path(path)
+    if path.name != "manifest.json":
+        if not path.is_dir():
+            raise InputError(str(path), "not a run directory (expected runs/<id>/ written by `perturb run`)")
+        path = path / "manifest.json"
     return read_model(path, RunManifest, "the manifest `perturb run` writes")
-
-
-def redact(text: str, secrets: list[str]) -> str:
-    """``text`` with every secret replaced by ``[REDACTED]``."""
-    for secret in secrets:
-        if secret in text:
-            text = text.replace(secret, "[REDACTED]")
-    return text
 
 
 def write_manifest(path: Path, manifest: RunManifest, secrets: list[str]) -> None:
@@ -180,11 +179,7 @@ def scan_trials(path: Path) -> TrialIndex:
         return index
     latest = index.latest
     name = str(path)
-    try:
-        fh = open(path, "rb")  # noqa: SIM115 - closed below
-    except OSError as exc:
-        raise InputError(name, f"cannot read: {exc.strerror or exc}") from None
-    with fh:
+    with open_regular(path) as fh:
         for number, raw in enumerate(fh, start=1):
             if not raw.endswith(b"\n"):
                 index.torn_tail = True  # a killed writer; the appender cuts it off
@@ -192,9 +187,9 @@ def scan_trials(path: Path) -> TrialIndex:
             if not raw.strip():
                 continue
             try:
-                obj = json.loads(raw)
-            except ValueError:
-                obj = None
+                obj = loads_strict(raw.decode("utf-8"), name, number, what=_FIX)
+            except UnicodeDecodeError:
+                raise InputError(name, f"not valid UTF-8 ({_FIX})", line=number) from None
             if not isinstance(obj, dict):
                 raise InputError(name, f"not a trial line ({_FIX})", line=number) from None
             problem = _key_problem(obj)

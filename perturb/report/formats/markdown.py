@@ -1,8 +1,18 @@
 """The Markdown report, for PR comments and the GitHub Actions job summary
-(``perturb report runs/<id> -f md >> "$GITHUB_STEP_SUMMARY"``)."""
+(``perturb report runs/<id> -f md >> "$GITHUB_STEP_SUMMARY"``).
+
+Everything that comes from agents, tasks or manifests is inert here, through two functions
+and nowhere else: :func:`code` (a code span whose backtick fence is longer than any run of
+backticks inside, so nothing can close it early; inside a code span Markdown parses neither
+links, images nor HTML) and :func:`text` (every Markdown punctuation character
+backslash-escaped). Both escape control characters first (:func:`perturb.io.inert.printable`).
+"""
 
 from __future__ import annotations
 
+import re
+
+from perturb.io.inert import printable
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.formats import (
     DEFINITIONS,
@@ -35,8 +45,26 @@ def _more(shown: int, total: int) -> list[str]:
     return ["", f"_{total - shown} more rows are in the JSON and HTML reports._"]
 
 
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+_BACKTICKS = re.compile(r"`+")
+_PUNCTUATION = re.compile(r"([\\`*_\[\]<>!&|~])")
+
+
+def code(value: str) -> str:
+    """``value`` as an inert inline code span."""
+    body = printable(value)
+    fence = "`" * (max((len(m) for m in _BACKTICKS.findall(body)), default=0) + 1)
+    pad = " " if body.startswith(("`", " ")) or body.endswith(("`", " ")) or not body else ""
+    return f"{fence}{pad}{body}{pad}{fence}"
+
+
+def text(value: str) -> str:
+    """``value`` as inert Markdown text: every punctuation character backslash-escaped."""
+    return _PUNCTUATION.sub(r"\\\1", printable(value))
+
+
+def _cell(value: str) -> str:
+    """A table cell: a pipe would end the cell (GFM reads ``\\|`` as a pipe, code spans too)."""
+    return value.replace("|", "\\|").replace("\n", " ")
 
 
 def _table(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]:
@@ -74,7 +102,7 @@ def _task_rows(a: Analysis, rows: list[TaskRow]) -> list[str]:
         ],
         [
             [
-                f"`{r.task_id}`",
+                code(r.task_id),
                 r.kind,
                 f"{r.passed}/{r.n}",
                 str(r.wrong),
@@ -97,14 +125,14 @@ def render_markdown(a: Analysis) -> str:
     m = a.data.manifest
     head = headline(a)
     out = [
-        f"## perturb reliability: suite `{m.suite}`, run `{m.run_id}`",
+        f"## perturb reliability: suite {code(m.suite)}, run {code(m.run_id)}",
         "",
-        f"`{head[0]}`  ",
-        f"`{head[1]}`",
+        f"{code(head[0])}  ",
+        f"{code(head[1])}",
         "",
     ]
     for w in a.warnings:
-        out.append(f"> **warning:** {w}  ")
+        out.append(f"> **warning:** {text(w)}  ")
     if a.warnings:
         out.append("")
     line = faults_line(a)
@@ -169,7 +197,7 @@ def render_markdown(a: Analysis) -> str:
         out += [
             "",
             f"**Flaky** ({len(flaky)}): "
-            + ", ".join(f"`{r.task_id}/{r.kind}` {r.passed}/{r.n}" for r in flaky[:MAX_LIST_ROWS])
+            + ", ".join(f"{code(f'{r.task_id}/{r.kind}')} {r.passed}/{r.n}" for r in flaky[:MAX_LIST_ROWS])
             + more,
         ]
     brittle = [r for r in a.tasks if r.label == "brittle"]
@@ -179,7 +207,7 @@ def render_markdown(a: Analysis) -> str:
             "",
             f"**Brittle** ({len(brittle)}; prompts that fail every trial): "
             + ", ".join(
-                f"`{r.task_id}/{r.kind}` {len(r.always_failing)} of {r.variants}"
+                f"{code(f'{r.task_id}/{r.kind}')} {len(r.always_failing)} of {r.variants}"
                 for r in brittle[:MAX_LIST_ROWS]
             )
             + more,
@@ -191,10 +219,10 @@ def render_markdown(a: Analysis) -> str:
             ["task", "class", "wrong", "output"],
             [
                 [
-                    f"`{r.task_id}`",
+                    code(r.task_id),
                     r.kind,
                     f"{r.wrong}/{r.n}",
-                    f"`{r.wrong_output}`" if r.wrong_output else "",
+                    code(r.wrong_output) if r.wrong_output else "",
                 ]
                 for r in rows[:MAX_LIST_ROWS]
             ],
@@ -207,7 +235,7 @@ def render_markdown(a: Analysis) -> str:
             ["variant", "class", "passed", "canonical passed", "p"],
             [
                 [
-                    f"`{d.variant_id}`",
+                    code(d.variant_id),
                     d.kind,
                     f"{d.passed}/{d.n}",
                     f"{d.canonical_passed}/{d.canonical_n}",
@@ -301,7 +329,7 @@ def render_markdown(a: Analysis) -> str:
     out += _details(title, _task_rows(a, tasks) + _more(len(tasks), len(a.tasks)))
     out += _details("Metric definitions", [f"- **{name}**: {text}" for name, text in DEFINITIONS.items()])
     for note in a.notes:
-        out += ["", f"_note: {note}_"]
+        out += ["", f"_note: {text(note)}_"]
     return "\n".join(out) + "\n"
 
 

@@ -1,4 +1,8 @@
-"""The terminal scorecard (rich): one row per class, read across, not down."""
+"""The terminal scorecard (rich): one row per class, read across, not down.
+
+Untrusted text (manifest fields, task and variant ids, outputs, warnings that quote them) goes
+through :func:`perturb.io.inert.printable` and into ``Text`` objects, never rich markup, so an
+``ESC`` or ``[bold]`` from an agent prints as ``\x1b`` or literally."""
 
 from __future__ import annotations
 
@@ -9,6 +13,7 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from perturb.io.inert import printable
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.formats import (
     FAULT_NOTE,
@@ -36,6 +41,12 @@ MAX_LIST_ROWS = 20
 """Rows of the consistently-wrong and meaning-drift lists in the text report."""
 
 LABEL_STYLE = {"stable-pass": "green", "flaky": "yellow", "brittle": "magenta", "stable-fail": "red"}
+
+
+def _row(table: Table, *cells: RenderableType) -> None:
+    """Add a row; text cells are taken literally (no rich markup) with control characters
+    escaped -- task ids, variant ids and outputs come from files and agents."""
+    table.add_row(*(Text(printable(c)) if isinstance(c, str) else c for c in cells))
 
 
 def _iv_text(iv: Interval | None) -> Text:
@@ -82,7 +93,8 @@ def _scorecard(a: Analysis) -> Table:
         tight=True,
     )
     for c in a.classes:
-        table.add_row(
+        _row(
+            table,
             c.kind,
             str(c.n_tasks),
             n_range(c.n_min, c.n_max),
@@ -102,7 +114,7 @@ def _requested(a: Analysis) -> Table:
     table = _table("class", "n", *cols)
     for c in a.classes:
         vals = [f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk])]
-        table.add_row(c.kind, n_range(c.n_min, c.n_max), *vals)
+        _row(table, c.kind, n_range(c.n_min, c.n_max), *vals)
     return table
 
 
@@ -111,7 +123,7 @@ def _curve(a: Analysis) -> Table:
     table = _table("class", "n", *(f"k={kk}" for kk in range(1, top + 1)))
     for c in a.classes:
         values = [f3(v) for _, v in c.curve] + [""] * (top - len(c.curve))
-        table.add_row(c.kind, n_range(c.n_min, c.n_max), *values)
+        _row(table, c.kind, n_range(c.n_min, c.n_max), *values)
     return table
 
 
@@ -129,7 +141,8 @@ def _operations(a: Analysis) -> Table:
         "cost per\nattempt",
     )
     for c in a.classes:
-        table.add_row(
+        _row(
+            table,
             c.kind,
             f"{c.errored}/{c.n_trials}",
             f3(c.excl_errored_mean),
@@ -149,7 +162,8 @@ def _levels(a: Analysis) -> Table | None:
         return None
     table = _table("class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{a.k}", "Δ mean")
     for kind, lv in rows:
-        table.add_row(
+        _row(
+            table,
             kind,
             f"{lv.level:g}",
             f3(lv.epsilon),
@@ -180,7 +194,8 @@ def task_table(a: Analysis, rows: list[TaskRow]) -> Table:
         right_from=2,
     )
     for r in rows:
-        table.add_row(
+        _row(
+            table,
             r.task_id,
             r.kind,
             f"{r.passed}/{r.n}",
@@ -206,7 +221,7 @@ def _lists(a: Analysis) -> list[_Section]:
         table = _table("task", "class", "wrong", "output", right_from=2)
         table.columns[3].justify = "left"
         for r in rows[:MAX_LIST_ROWS]:
-            table.add_row(r.task_id, r.kind, f"{r.wrong}/{r.n}", r.wrong_output or "")
+            _row(table, r.task_id, r.kind, f"{r.wrong}/{r.n}", r.wrong_output or "")
         out.append(
             _Section(
                 "consistently wrong: the same wrong output every time"
@@ -220,8 +235,8 @@ def _lists(a: Analysis) -> list[_Section]:
         table.columns[3].justify = "left"
         for r in brittle[:MAX_LIST_ROWS]:
             ids = [p.rpartition("/")[2] for p in r.always_failing]
-            table.add_row(
-                r.task_id, r.kind, f"{r.passed}/{r.n}", f"{len(ids)} of {r.variants}: {', '.join(ids)}"
+            _row(
+                table, r.task_id, r.kind, f"{r.passed}/{r.n}", f"{len(ids)} of {r.variants}: {', '.join(ids)}"
             )
         out.append(
             _Section(
@@ -233,7 +248,8 @@ def _lists(a: Analysis) -> list[_Section]:
     if a.drift:
         table = _table("variant", "class", "passed", "canonical passed", "p", right_from=2)
         for d in a.drift[:MAX_LIST_ROWS]:
-            table.add_row(
+            _row(
+                table,
                 d.variant_id,
                 d.kind,
                 f"{d.passed}/{d.n}",
@@ -298,8 +314,8 @@ def scorecard(a: Analysis) -> Group:
         )
     matched = ", ".join(f"{c.kind} {c.delta.n_tasks}" for c in a.classes if c.delta)
     parts: list[RenderableType] = [
-        Text("RELIABILITY  " + head[0], style="bold"),
-        Text(head[1]),
+        Text("RELIABILITY  " + printable(head[0]), style="bold"),
+        Text(printable(head[1])),
         Text(""),
         Text(consistency_line(a)),
         Text(robustness_line(a)),
@@ -324,9 +340,9 @@ def scorecard(a: Analysis) -> Group:
     if a.warnings or a.notes:
         parts.append(Text(""))
     for w in a.warnings:
-        parts.append(Text(f"warning: {w}", style="yellow"))
+        parts.append(Text(f"warning: {printable(w)}", style="yellow"))
     for note in a.notes:
-        parts.append(Text(f"note: {note}", style="dim"))
+        parts.append(Text(f"note: {printable(note)}", style="dim"))
     return Group(*parts)
 
 

@@ -30,20 +30,22 @@ from them and from the ``perturb.agents`` entry points, so a third party adds a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import inspect
-import json
 import queue
 import re
 import sys
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
-from perturb.errors import AgentLoadError
+from perturb.errors import AgentLoadError, InputError
+from perturb.io.jsonl import loads_strict
 from perturb.plugins import Registry
 from perturb.records import Usage
 from perturb.run.agents.spec import AgentSettings, AgentSpec
@@ -143,19 +145,17 @@ def response_from_value(value: Any) -> AgentResponse:
 
 
 def response_from_stdout(stdout: bytes) -> AgentResponse:
-    """Parse a subprocess agent's stdout; raises :class:`AgentCallError` (malformed)."""
+    """Parse a subprocess agent's stdout with the strict loader (no NaN, nesting at most
+    ``MAX_DEPTH``, no duplicate keys); raises :class:`AgentCallError` (malformed)."""
     text = stdout.decode("utf-8", "replace").strip()
     if not text:
         raise AgentCallError("malformed", 'empty stdout (expected {"output": ...} as JSON)')
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = loads_strict(text, "stdout", what='{"output": ...}')
+    except InputError as exc:
         head = text[:120] + ("..." if len(text) > 120 else "")
-        raise AgentCallError(
-            "malformed",
-            f"stdout is not JSON ({exc.msg} at line {exc.lineno} column {exc.colno}; "
-            f'expected {{"output": ...}}): {head!r}',
-        ) from None
+        where = f"stdout line {exc.line}" if exc.line else "stdout"
+        raise AgentCallError("malformed", f"{where}: {exc.detail}: {head!r}") from None
     if not isinstance(data, dict) or "output" not in data:
         raise AgentCallError(
             "malformed", f'stdout JSON has no "output" (expected {{"output": ...}}), got {text[:120]!r}'
@@ -266,14 +266,116 @@ def exception_text(exc: BaseException) -> str:
     return head + _where(exc)
 
 
+BLOCKED_AFTER_S = 1.0
+"""An async agent's event loop that has not ticked for this long is reported as blocked."""
+_TICK_S = 0.05
+
+
+class AgentLoop:
+    """The event loop async Python agents run on: one daemon thread, shared by every trial of
+    the run (so a client an agent keeps between calls stays on one loop), separate from the
+    scheduler's loop. An agent that blocks it (``time.sleep``, a busy loop) therefore cannot
+    stall the scheduler: the trial's timeout still fires, and a heartbeat tells a blocked loop
+    (the trial errors with kind ``blocked``) from a slow answer."""
+
+    SWITCH_INTERVAL_S = 0.0005
+    """The GIL switch interval while an agent loop exists (Python's default is 5 ms): every
+    trial hands work from the scheduler's thread to the agent loop's and back, and at 5 ms a
+    hand-off waits for the GIL long enough to stretch a run of short trials by ~25%
+    (``benchmarks/bench_runner.py``)."""
+
+    def __init__(self) -> None:
+        if sys.getswitchinterval() > self.SWITCH_INTERVAL_S:
+            sys.setswitchinterval(self.SWITCH_INTERVAL_S)
+        self.loop = asyncio.new_event_loop()
+        self.tick = time.monotonic()
+        ready = threading.Event()
+        self.thread = threading.Thread(
+            target=self._main, args=(ready,), name="perturb-agent-loop", daemon=True
+        )
+        self.thread.start()
+        ready.wait()
+
+    def _main(self, ready: threading.Event) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.create_task(self._heartbeat())
+        self.loop.call_soon(ready.set)
+        try:
+            self.loop.run_forever()
+        finally:
+            for task in asyncio.all_tasks(self.loop):
+                task.cancel()
+            with contextlib.suppress(BaseException):
+                self.loop.run_until_complete(asyncio.sleep(0))
+            self.loop.close()
+
+    async def _heartbeat(self) -> None:
+        while True:
+            self.tick = time.monotonic()
+            await asyncio.sleep(_TICK_S)
+
+    def blocked_for(self) -> float:
+        """Seconds since the loop last ran its heartbeat (about 0 when it is healthy)."""
+        return max(0.0, time.monotonic() - self.tick - _TICK_S)
+
+    def close(self) -> None:
+        with contextlib.suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self.loop.stop)
+
+
+def _blocked_error(seconds: float) -> AgentCallError:
+    return AgentCallError(
+        "blocked",
+        f"the agent blocked its event loop for {seconds:.1f} s (a busy loop or a blocking call "
+        "such as time.sleep in an async agent; await asyncio.sleep or use run_in_executor)",
+    )
+
+
+class _Raised:
+    """A BaseException the agent raised, carried out of its thread or loop as a value so that
+    ``sys.exit``, ``KeyboardInterrupt`` or ``CancelledError`` inside an agent cannot end the run."""
+
+    def __init__(self, exc: BaseException) -> None:
+        self.exc = exc
+
+
+def _guarded(fn: Callable[[], Any]) -> Any:
+    try:
+        return fn()
+    except BaseException as exc:  # noqa: BLE001 - every exception of the agent is a trial error
+        return _Raised(exc)
+
+
+async def _guarded_async(make: Callable[[], Any]) -> Any:
+    try:
+        value = make()
+        while inspect.isawaitable(value):
+            value = await value
+        return value
+    except BaseException as exc:  # noqa: BLE001 - every exception of the agent is a trial error
+        return _Raised(exc)
+
+
+def _unwrap(value: Any) -> Any:
+    if isinstance(value, _Raised):
+        raise AgentCallError("exception", exception_text(value.exc))
+    return value
+
+
 @dataclass
 class PythonAgent:
-    """``module:function`` or ``module:factory()``."""
+    """``module:function`` or ``module:factory()``.
+
+    Agent code never runs on the scheduler's event loop: sync callables run in a
+    :class:`DaemonPool` thread, coroutines on the :class:`AgentLoop` thread. Whatever the
+    agent raises -- ``Exception``, ``SystemExit``, ``KeyboardInterrupt``, ``CancelledError``,
+    any ``BaseException`` -- becomes an errored trial (kind ``exception``) naming it."""
 
     spec: str
     target: Callable[..., Any]
     factory: bool = False
     pool: DaemonPool = field(default_factory=DaemonPool)
+    agent_loop: AgentLoop | None = None
 
     def __post_init__(self) -> None:
         self._async = _is_async(self.target)
@@ -282,7 +384,7 @@ class PythonAgent:
     async def start(self) -> None:
         return None
 
-    def _invoke_sync(self, fn: Any, prompt: str, request: dict[str, Any]) -> Any:
+    def _invoke(self, fn: Any, prompt: str, request: dict[str, Any]) -> Any:
         return fn(prompt) if _arity_one(fn) else fn(prompt, request)
 
     def _factory_then_call(self, prompt: str, request: dict[str, Any]) -> tuple[bool, Any]:
@@ -293,33 +395,65 @@ class PythonAgent:
             )
         if _is_async(product):
             return True, product
-        return False, self._invoke_sync(product, prompt, request)
+        return False, self._invoke(product, prompt, request)
+
+    async def _on_agent_loop(self, make: Callable[[], Any]) -> Any:
+        """Run ``make()`` (and await what it returns) on the agent loop; report a blocked loop."""
+        if self.agent_loop is None:
+            self.agent_loop = AgentLoop()
+        agent_loop = self.agent_loop
+        stuck = agent_loop.blocked_for()
+        if stuck > BLOCKED_AFTER_S:
+            raise _blocked_error(stuck)
+        future = asyncio.run_coroutine_threadsafe(_guarded_async(make), agent_loop.loop)
+        try:
+            return _unwrap(await asyncio.wrap_future(future))
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+
+    def timeout_reason(self, timeout: float) -> AgentCallError | None:
+        """Why a trial timed out, when the answer is "the agent blocked its event loop"."""
+        if self.agent_loop is None:
+            return None
+        stuck = self.agent_loop.blocked_for()
+        return _blocked_error(stuck) if stuck >= min(BLOCKED_AFTER_S, timeout / 2) else None
+
+    async def _in_thread(self, fn: Callable[[], Any]) -> Any:
+        loop = asyncio.get_running_loop()
+        return _unwrap(await loop.run_in_executor(self.pool, _guarded, fn))
 
     async def call(self, request: dict[str, Any]) -> AgentResponse:
         prompt = request["prompt"]
-        loop = asyncio.get_running_loop()
+        target = self.target
         if not self.factory:
             if self._async:
-                value = await (self.target(prompt) if self._one_arg else self.target(prompt, request))
+                value = await self._on_agent_loop(lambda: self._invoke_known(target, prompt, request))
             else:
-                fn = self.target
-                value = await loop.run_in_executor(
-                    self.pool, (lambda: fn(prompt)) if self._one_arg else (lambda: fn(prompt, request))
-                )
+                value = await self._in_thread(lambda: self._invoke_known(target, prompt, request))
         elif self._async:
-            product = await self.target()
-            value = await (product(prompt) if _arity_one(product) else product(prompt, request))
+            value = await self._on_agent_loop(lambda: self._async_factory(prompt, request))
         else:
-            pending, value = await loop.run_in_executor(self.pool, self._factory_then_call, prompt, request)
+            pending, value = await self._in_thread(lambda: self._factory_then_call(prompt, request))
             if pending:
                 product = value
-                value = await (product(prompt) if _arity_one(product) else product(prompt, request))
-        if inspect.isawaitable(value):
-            value = await value
+                value = await self._on_agent_loop(lambda: self._invoke(product, prompt, request))
+        if inspect.isawaitable(value):  # a sync callable that returned a coroutine
+            awaitable = value
+            value = await self._on_agent_loop(lambda: awaitable)
         return response_from_value(value)
+
+    def _invoke_known(self, fn: Any, prompt: str, request: dict[str, Any]) -> Any:
+        return fn(prompt) if self._one_arg else fn(prompt, request)
+
+    async def _async_factory(self, prompt: str, request: dict[str, Any]) -> Any:
+        product = await self.target()
+        return await self._invoke(product, prompt, request)
 
     async def aclose(self) -> None:
         self.pool.shutdown(wait=False)
+        if self.agent_loop is not None:
+            self.agent_loop.close()
 
     def describe(self) -> dict[str, Any]:
         return {"model": None, "base_url": None}
@@ -387,10 +521,11 @@ def load_agent(
     api_key_env: str | None = None,
     temperature: float | None = None,
     request_timeout: float | None = None,
+    pass_env: tuple[str, ...] = (),
 ) -> Agent:
     """The adapter for an agent SPEC (the first registered prefix it starts with; Python
     callables otherwise); raises :class:`AgentLoadError` when it cannot load."""
-    settings = AgentSettings(project_root, base_url, api_key_env, temperature, request_timeout)
+    settings = AgentSettings(project_root, base_url, api_key_env, temperature, request_timeout, pass_env)
     specs = AGENTS.specs.values()
     chosen = next((s for s in specs if s.prefix and spec.startswith(s.prefix)), None)
     if chosen is None:

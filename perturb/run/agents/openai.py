@@ -29,9 +29,10 @@ import asyncio
 import json
 import os
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
 
 from perturb.errors import AgentLoadError, LLMError
+from perturb.io.llm import OPENAI_URL, resolve_base_url
+from perturb.io.secrets import public_url
 from perturb.run.agents import AgentCallError, AgentFatalError, AgentResponse
 from perturb.run.agents.spec import AgentSettings, AgentSpec
 
@@ -42,18 +43,6 @@ MAX_TOOL_TURNS = 12
 """Model replies per trial in the function-calling loop (a bound on a looping model)."""
 FATAL_STATUS = (401, 403, 404)
 """Refusals that stop the run: a bad key, missing permission, an unknown model or URL."""
-
-
-def strip_credentials(url: str | None) -> str | None:
-    """``url`` without user:password, query string or fragment (they may carry keys)."""
-    if not url:
-        return url
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = f"{host}:{parts.port}" if parts.port else host
-    return urlunsplit((parts.scheme, netloc, parts.path, "", ""))
 
 
 def require_content(completion: Any) -> None:
@@ -173,7 +162,7 @@ class OpenAIAgent:
                 "key there, or name another variable with --api-key-env; any value works for a "
                 "local server that ignores keys)"
             )
-        url = base_url or os.environ.get("OPENAI_BASE_URL") or "https://api.openai.com/v1"
+        url = resolve_base_url(base_url, OPENAI_URL)
         return cls(
             spec=spec,
             model=model,
@@ -199,7 +188,7 @@ class OpenAIAgent:
             return await self._tool_loop(request, tools)
         resp, retries = await complete(
             self._client,
-            what=f"{self.spec} at {strip_credentials(self.base_url)}",
+            what=f"{self.spec} at {public_url(self.base_url)}",
             model=self.model,
             messages=[{"role": "user", "content": request["prompt"]}],
             temperature=self.temperature,
@@ -235,7 +224,7 @@ class OpenAIAgent:
         for turn in range(1, MAX_TOOL_TURNS + 1):
             resp, retries = await complete(
                 self._client,
-                what=f"{self.spec} at {strip_credentials(self.base_url)}",
+                what=f"{self.spec} at {public_url(self.base_url)}",
                 model=self.model,
                 messages=messages,
                 temperature=self.temperature,
@@ -303,7 +292,7 @@ class OpenAIAgent:
     def describe(self) -> dict[str, Any]:
         return {
             "model": self.model,
-            "base_url": strip_credentials(self.base_url),
+            "base_url": public_url(self.base_url),
             "sampling": {
                 "temperature": self.temperature,
                 "seed": "per-trial" if self.send_seed else None,

@@ -25,6 +25,8 @@ class AgentSettings:
     """``--temperature``: sampling temperature, for adapters that sample."""
     request_timeout: float | None = None
     """``--timeout``: seconds per trial."""
+    pass_env: tuple[str, ...] = ()
+    """``--pass-env NAME``: environment variables a ``cmd:`` agent gets beyond its allowlist."""
 
 
 @dataclass(frozen=True)

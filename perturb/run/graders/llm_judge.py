@@ -14,8 +14,9 @@ from typing import Any
 
 from perturb.errors import GraderError
 from perturb.io.hashing import content_hash
+from perturb.io.secrets import public_url
 from perturb.records import Grader
-from perturb.run.agents.openai import complete, strip_credentials
+from perturb.run.agents.openai import complete
 from perturb.run.graders._common import GradeResult, parse_json_output
 from perturb.run.graders.spec import GradeContext, GraderSpec
 
@@ -83,7 +84,7 @@ class LLMJudge:
             "model": self.model,
             "models": sorted(self.models),
             "prompt_sha256": PROMPT_SHA256,
-            "base_url": strip_credentials(self.base_url),
+            "base_url": public_url(self.base_url),
             "temperature": 0,
         }
 
@@ -99,7 +100,7 @@ class LLMJudge:
         model = grader.model or self.model
         resp, _ = await complete(
             client,
-            what=f"llm_judge {model} at {strip_credentials(self.base_url)}",
+            what=f"llm_judge {model} at {public_url(self.base_url)}",
             model=model,
             messages=[{"role": "user", "content": prompt}],
             temperature=0,
