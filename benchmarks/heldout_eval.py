@@ -7,6 +7,11 @@ working when the package's internals move.
   python3 benchmarks/heldout_eval.py generate --tag before
   python3 benchmarks/heldout_eval.py show --tag before [--task bank-001] [--cls typo]
   python3 benchmarks/heldout_eval.py table --tag before [--json]
+
+`--root DIR` (before the mode) measures another set laid out the same way, e.g. the
+development set: `python3 benchmarks/heldout_eval.py --root benchmarks/dev generate --tag dev`
+(tasks from `DIR/tasks/*.jsonl`, output in `DIR/<tag>/`). `table` needs no labels for the ε
+columns: without `DIR/<tag>/labels.jsonl` the label columns print "–".
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ def cmd_generate(args) -> None:
             if (src / name).exists():
                 shutil.copyfile(src / name, out / name)
         (out / "command.txt").write_text(
-            "perturb generate benchmarks/heldout/tasks/heldout.jsonl --generator rules --seed "
+            f"perturb generate {TASKS.relative_to(ROOT.parent.parent)} --generator rules --seed "
             f"{args.seed} --per-class {args.per_class} --intensity {args.intensity} "
             "--review-dir <tmpdir>\n" + proc.stdout,
             encoding="utf-8",
@@ -201,7 +206,7 @@ def cmd_table(args) -> None:
         lines += [
             "",
             f"self_correction coverage over tasks with a correctable value "
-            f"(benchmarks/heldout/correctable.json): {sc['correctable_covered']}/"
+            f"({ROOT.name}/correctable.json): {sc['correctable_covered']}/"
             f"{sc['correctable_tasks']} ({fmt(sc['correctable_covered_pct'])}%).",
         ]
     lines += [
@@ -220,6 +225,7 @@ def cmd_table(args) -> None:
 
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--root", help="set directory (default: benchmarks/heldout)")
     sub = p.add_subparsers(dest="mode", required=True)
     g = sub.add_parser("generate", help="run the rules generator on the held-out set")
     g.add_argument("--tag", required=True)
@@ -236,6 +242,13 @@ def main() -> None:
     t.add_argument("--tag", required=True)
     t.add_argument("--json", action="store_true")
     args = p.parse_args()
+    if args.root:
+        global ROOT, TASKS
+        ROOT = Path(args.root).resolve()
+        found = sorted((ROOT / "tasks").glob("*.jsonl"))
+        if len(found) != 1:
+            sys.exit(f"error: expected one task file in {ROOT / 'tasks'}, found {len(found)}")
+        TASKS = found[0]
     {"generate": cmd_generate, "show": cmd_show, "table": cmd_table}[args.mode](args)
 
 
