@@ -200,14 +200,7 @@ def generate(
         review_root=review_dir,
     )
     result = run_generate(tasks, options)
-    counts = "  ".join(f"{c} {n}" for c, n in result.by_class.items() if n)
-    typer.echo(
-        f"{result.review_dir}: {result.candidates} candidates ({result.new} new, "
-        f"{result.kept_decided} kept with their review decisions), {result.flagged} flagged by "
-        f"the pre-screen, {result.skipped} skipped (see skipped.jsonl)"
-    )
-    if counts:
-        typer.echo(f"  {counts}")
+    typer.echo(result.summary())
     typer.echo(f"next: perturb review {result.suite}")
 
 
