@@ -272,7 +272,7 @@ def test_distractor_filters_sentences_sharing_words_with_the_task() -> None:
 
 def test_self_correction_final_value_is_canonical_with_several_phrasings() -> None:
     phrasings = set()
-    for seed, level in [(seed, level) for seed in range(40) for level in (0.1, 0.3, 0.6)]:
+    for seed, level in [(seed, level) for seed in range(40) for level in (0.1, 0.3, 0.6, 0.9)]:
         v = gen(FLIGHT, "self_correction", level, seed)
         c = v.details
         assert c["final"] == FLIGHT.slots[c["slot"]]
