@@ -35,12 +35,12 @@ def compile_rules(entries: Sequence[dict[str, Any]]) -> list[Rule]:
 
 
 def word_before(masked: str, pos: int) -> str:
-    m = re.search(r"([A-Za-z']+)\W*$", masked[:pos])
+    m = re.search(r"([A-Za-z']+)\W*$", masked[max(0, pos - 200) : pos])
     return m.group(1) if m else ""
 
 
 def word_after(masked: str, pos: int) -> str:
-    m = re.match(r"\W*?([A-Za-z']+)", masked[pos:])
+    m = re.match(r"\W*?([A-Za-z']+)", masked[pos : pos + 200])
     return m.group(1).lower() if m else ""
 
 

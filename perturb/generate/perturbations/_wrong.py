@@ -125,7 +125,13 @@ def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = F
     ordinal = re.match(r"(?:st|nd|rd|th)\b", tail)
     if m and not ordinal and (re.match(r"[A-Za-z]", tail) or re.search(r"[A-Za-z]$", value[: match.start()])):
         return None  # glued to letters ("401k", "4B", "A320"): a name, not a count
-    if m and not money and "," not in m.group() and len(m.group()) >= 4 and not 1900 <= int(m.group()) <= 2100:
+    if (
+        m
+        and not money
+        and "," not in m.group()
+        and len(m.group()) >= 4
+        and not 1900 <= int(m.group()) <= 2100
+    ):
         return None  # a long bare number is a code (zip, account), not a count
     inside = _noun_after(value[match.end() :])
     noun = inside or ("" if value[match.end() :].strip() else _noun_after(after))

@@ -40,9 +40,11 @@ from perturb.generate.perturbations._context import (
     SkipGeneration,
     TaskContext,
     Variant,
+    edit_stats,
+    edits_change_share,
     free_words_of,
     load_data,
-    masked_change_share,
+    stats_share,
 )
 from perturb.generate.perturbations._phrases import (
     Edit,
@@ -291,16 +293,15 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     for op in ops:
         if op[0] in minor:
             continue
-        edited = apply_edits(masked, op[1])
-        if ctx.unmask(edited) != ctx.prompt:
-            solo.append((round(abs(masked_change_share(ctx, edited) - level), 1), len(solo), op))
+        if not all(masked[a:b] == new for a, b, new in op[1]):
+            solo.append((round(abs(edits_change_share(ctx, op[1]) - level), 1), len(solo), op))
     if not solo:
         raise SkipGeneration(
             "only minor rewrites apply (a contraction, a greeting, a function word or moving "
             "'please'); a paraphrase needs a change of wording or structure"
         )
     best: tuple[str, list[str], float] | None = None
-    for _, _, first in sorted(solo):
+    for _, _, first in sorted(solo)[:8]:
         text, names = _grow(ctx, ops, first, level)
         eps = measure(ctx, text, {})
         if trivial(names, eps, level):
@@ -320,27 +321,27 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str, list[str]]:
     """Start from ``first``, then add every op (in the seeded order) that brings ε closer
-    to the level without overlapping an earlier one."""
+    to the level without overlapping an earlier one. ε is tracked from the edits' own stats,
+    so each try costs the size of its edits, not of the prompt."""
     masked = ctx.masked
     taken: list[Edit] = list(first[1])
     names = [first[0]]
-    edited = apply_edits(masked, taken)
-    current = masked_change_share(ctx, edited)
+    total = edit_stats(ctx, taken)
+    current = stats_share(ctx, total)
     for name, edits in ops:
         if current >= level:
             break
-        if overlaps(edits, taken):
+        if overlaps(edits, taken) or all(masked[a:b] == new for a, b, new in edits):
             continue
-        candidate = apply_edits(masked, taken + edits)
-        if candidate == edited:
-            continue
-        eps = masked_change_share(ctx, candidate)
+        more = edit_stats(ctx, edits)
+        trial = (total[0] + more[0], total[1] + more[1], total[2] + more[2])
+        eps = stats_share(ctx, trial)
         if abs(eps - level) >= abs(current - level):
             continue  # overshoots further than stopping here
         taken.extend(edits)
         names.append(name)
-        edited, current = candidate, eps
-    return ctx.unmask(edited), names
+        total, current = trial, eps
+    return ctx.unmask(apply_edits(masked, taken)), names
 
 
 def _second_change(
@@ -349,22 +350,20 @@ def _second_change(
     """A single-change variant with one more lexical or structural change: the one that
     leaves ε nearest the level (at most twice the level, so a low level is not swamped)."""
     masked = ctx.masked
-    base = apply_edits(masked, first[1])
-    best: tuple[float, str, str] | None = None
+    best: tuple[float, str, list[Edit]] | None = None
     for name, edits in ops:
         if name in minor_rules() or name == first[0] or overlaps(edits, first[1]):
             continue
-        candidate = apply_edits(masked, list(first[1]) + list(edits))
-        if candidate == base:
+        if all(masked[a:b] == new for a, b, new in edits):
             continue
-        eps = masked_change_share(ctx, candidate)
+        eps = edits_change_share(ctx, list(first[1]) + list(edits))
         if eps > 2 * level:
             continue
         if best is None or abs(eps - level) < best[0]:
-            best = (abs(eps - level), name, candidate)
+            best = (abs(eps - level), name, list(edits))
     if best is None:
         return text, names
-    return ctx.unmask(best[2]), [first[0], best[1]]
+    return ctx.unmask(apply_edits(masked, list(first[1]) + best[2])), [first[0], best[1]]
 
 
 def trivial(names: Sequence[str], eps: float, level: float) -> bool:

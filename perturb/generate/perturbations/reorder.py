@@ -55,7 +55,12 @@ _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
     ("'before/once ...'", re.compile(r"\b(?:before|once) (?:you|that|doing|it|we|I)\b", re.I)),
     (
         "numbered steps",
-        re.compile(r"(?:^|\n|\s)(?:\(?\d\)|\d[.)])\s+[A-Za-z]|\bstep \d\b|\bstep one\b", re.I),
+        # two numbered markers ("1. ... 2. ..."): one "number 7. Could ..." is not a list
+        re.compile(
+            r"(?:^|\n|\s)(?:\(?1\)|1[.)])\s+[A-Za-z][\s\S]*(?:^|\n|\s)(?:\(?2\)|2[.)])\s+[A-Za-z]"
+            r"|\bstep \d\b|\bstep one\b",
+            re.I,
+        ),
     ),
 ]
 _GLUE_SENTENCE = {
@@ -487,11 +492,14 @@ def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
 
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
     """True when every unit that refers back still follows every unit it followed."""
-    seen: set[int] = set()
+    seen = [False] * (len(units) + 1)
+    lowest_unseen = 0
     for u in unit_order:
-        if units[u].refers_back and not set(range(u)) <= seen:
+        if units[u].refers_back and lowest_unseen < u:
             return False
-        seen.add(u)
+        seen[u] = True
+        while seen[lowest_unseen]:
+            lowest_unseen += 1
     return True
 
 
@@ -754,18 +762,20 @@ def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     the order found. Segments that cannot be found are left out."""
     canonical = segments_of(ctx, ctx.prompt)
     flat = _flatten(text)
-    taken: list[tuple[int, int]] = []
+    covered = bytearray(len(flat))
+    resume: dict[str, int] = {}  # a repeated segment's next search starts after its last hit
     located: list[tuple[int, int]] = []
     for i, seg in enumerate(canonical):
         needle = _flatten(re.sub(r"^\s*and\s+", "", seg, flags=re.I))
         if not needle.strip():
             continue
-        at = flat.find(needle)
-        while at >= 0 and any(a <= at < b for a, b in taken):
+        at = flat.find(needle, resume.get(needle, 0))
+        while at >= 0 and covered[at]:
             at = flat.find(needle, at + 1)
         if at < 0:
             continue
-        taken.append((at, at + len(needle) - 1))
+        resume[needle] = at + 1
+        covered[at : at + len(needle) - 1] = b"\x01" * (len(needle) - 1)
         located.append((at, i))
     order = [i for _, i in sorted(located)]
     keep = sorted(order)

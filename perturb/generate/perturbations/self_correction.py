@@ -270,7 +270,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         raise SkipGeneration("no plausible wrong value for any correctable slot")
     masked = ctx.masked
     corrections = []
-    for i, wrong, phrasing in sorted(best[2], key=lambda p: -masked.index(sentinel(ctx.spans.index(slots[p[0]][1])))):
+    for i, wrong, phrasing in sorted(
+        best[2], key=lambda p: -masked.index(sentinel(ctx.spans.index(slots[p[0]][1])))
+    ):
         label, span = slots[i]
         token = sentinel(ctx.spans.index(span))
         at = masked.index(token)
