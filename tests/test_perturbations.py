@@ -734,7 +734,12 @@ def test_paraphrase_changes_more_than_contractions() -> None:
                 continue
             assert set(v.details["rules"]) - minor, (task.id, v.text)
             assert measure_epsilon(task, "paraphrase", v.text) >= 0.08, (task.id, v.text)
-    texts = {keyed(TRAVEL["travel-016"], "paraphrase", 0.2, seed).text for seed in range(10)}
+    texts = set()
+    for seed in range(10):
+        try:
+            texts.add(keyed(TRAVEL["travel-016"], "paraphrase", 0.2, seed).text)
+        except SkipGeneration:
+            continue
     assert "What is the checked baggage allowance in premium economy?" not in texts
 
 

@@ -114,6 +114,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
                 if found is None or len(prefix) > len(found[1]):
                     found = (group, prefix)
     rest = body[len(found[1]) :] if found else body
+    if _COPULA_RE.match(rest):
+        return []  # a statement ("Order number is X"), not an order: no request framing
     m = re.match(r"([A-Za-z']+)", rest)
     if not m:
         return []
@@ -150,6 +152,9 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     new_prefix = rng.choice(choices)
     at_start = g_end == 0
     new_text = new_prefix
+    lower_style = _lower_style(masked)
+    if lower_style and new_text[:1].isupper() and not re.match(r"I\b", new_text):
+        new_text = new_text[0].lower() + new_text[1:]
     verb = rest[0]
     if new_prefix == "":
         verb = verb.upper() if at_start else verb.lower()
@@ -159,6 +164,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
             new_text = new_text[0].lower() + new_text[1:]
     edits: list[Edit] = [(start + g_end, start + g_end + len(prefix) + 1, new_text + verb)]
     question = _is_question(new_prefix)
+    mood = _mood(prefix, group) != _mood(new_prefix, "noun" if group == "noun" else "")
     if tail and question:
         # the "?" goes on the request; the trailing clause becomes its own sentence
         a, b = start + tail[0], start + tail[1]
@@ -167,35 +173,74 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         want = "?" if question else "."
         if want != sentence[-1]:
             edits.append((end - 1, end, want))
-    return [("framing", edits)]
+    # a change of mood (an order asked as a question, a request stated as a need) is a real
+    # rewording; "Could you" for "Can you" is not
+    return [("framing:mood" if mood else "framing", edits)]
+
+
+_COPULA_RE = re.compile(r"(?:\S+\s+){0,3}(?:is|are|was|were|isn't|aren't|wasn't|has been|have been)\b", re.I)
+"""A copula within the first words: the sentence states something rather than orders it."""
+
+
+def _mood(prefix: str, group: str) -> str:
+    """imperative, question or statement: what a framing makes of a request."""
+    if _is_question(prefix):
+        return "question"
+    if not prefix.strip() or prefix.strip().lower() == "please":
+        return "imperative"
+    return "statement"
+
+
+def _lower_style(masked: str) -> bool:
+    """The user writes in lower case (no capital at the start of the message)."""
+    m = re.search(r"[A-Za-z]", masked)
+    return bool(m) and masked[m.start()].islower()
 
 
 _ASK_LEADS = (
     ("Could you tell me ", "?"),
     ("Can you tell me ", "?"),
+    ("Do you know ", "?"),
     ("I'd like to know ", "."),
-    ("Please let me know ", "."),
 )
-_WHAT_RE = re.compile(r"(?:What's|What is|what's|what is)\s+(?=(?:the|my|our|your)\b)")
+_WHAT_RE = re.compile(r"(What's|What is|what's|what is|whats)\s+(?=(?:the|my|our|your)\b)")
+_VERBISH = frozenset(
+    "going be like do does did been being will would can could have has had is are was were "
+    "should get happen happens happened".split()
+)
 _HOW_RE = re.compile(
     r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
 )
+_TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (?:do|should|can) (?:I|we) ([a-z][^?]*?)\??$")
 
 
 def question_ops(
     masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]] = _ASK_LEADS
 ) -> list[Op]:
-    """Direct questions asked as requests: "What's the X?" -> "Could you tell me the X?",
-    "How many X do I have?" -> "Could you tell me how many X I have?". ``leads``: (opening,
-    final punctuation) pairs to choose from."""
+    """Direct questions asked indirectly, the question word kept: "What's the X?" -> "Could
+    you tell me what the X is?", "How many X do I have?" -> "Could you tell me how many X I
+    have?", "How do I X?" -> "Could you tell me how to X?". ``leads``: (opening, final
+    punctuation) pairs to choose from. Lower-case messages stay lower case and keep a missing
+    question mark missing."""
     sentence = masked[start:end]
-    if not sentence.endswith("?"):
+    lower = _lower_style(sentence)
+    asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!")
+    if not asked:
         return []
     ops: list[Op] = []
     lead, stop = rng.choice(list(leads))
+    if lower:
+        lead = lead[0].lower() + lead[1:] if not re.match(r"I\b", lead) else lead
+    if not sentence.endswith("?"):
+        stop = ""
+    body_end = end - 1 if sentence.endswith("?") else end
     m = _WHAT_RE.match(sentence)
     if m:
-        ops.append(("question:what", [(start, start + m.end(), lead), (end - 1, end, stop)]))
+        rest = masked[start + m.end() : body_end]
+        if rest and not any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", rest)):
+            what = "what"
+            new = f"{lead}{what} {rest} is{stop}"
+            ops.append(("question:what", [(start, end, new)]))
     for m in _HOW_RE.finditer(sentence):
         before = sentence[: m.start()]
         at_start = not before.strip()
@@ -206,7 +251,33 @@ def question_ops(
         verb_part = f"{subject} {rest}" if aux == "do" else f"{subject} {aux} {rest}"
         new = f"{lead_text}{wh[0].lower()}{wh[1:]} {verb_part}{stop}"
         ops.append(("question:how", [(start + m.start(), end, new)]))
+    m = _TO_RE.match(sentence)
+    if m and not ops:
+        wh, rest = m.groups()
+        if rest.split(" ", 1)[0].lower() not in _VERBISH:
+            new = f"{lead}{wh.lower()} to {rest}{stop}"
+            ops.append(("question:to", [(start, end, new)]))
     return ops
+
+
+_FOR_ME_VERBS = frozenset(
+    "book set play add find order reserve check schedule arrange cancel sort fix get pay".split()
+)
+
+
+def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
+    """A bare order to an assistant gets "for me" ("Set a timer for 45 seconds" -> "Set a
+    timer for 45 seconds for me"): a natural way to ask the same thing."""
+    sentence = masked[start:end]
+    first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
+    if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
+        return []
+    if re.search(r"\b(?:me|us|my|our|for you|please)\b", sentence[first.end() :], re.I):
+        return []
+    if "," in sentence or len(sentence.split()) > 14:
+        return []
+    stop = len(sentence.rstrip(".!"))
+    return [("for_me", [(start + stop, start + stop, " for me")])]
 
 
 @functools.lru_cache(maxsize=1)
@@ -272,6 +343,7 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
         ops.extend(question_ops(masked, a, b, rng))
+        ops.extend(_for_me_ops(masked, a, b))
     ops.extend(phrase_ops(masked, _phrase_rules(), rng))
     ops.extend(_structure_ops(masked, spans))
     return ops
@@ -301,17 +373,25 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             "'please'); a paraphrase needs a change of wording or structure"
         )
     best: tuple[str, list[str], float] | None = None
+    over: float | None = None
     for _, _, first in sorted(solo)[:8]:
         text, names = _grow(ctx, ops, first, level)
         eps = measure(ctx, text, {})
         if trivial(names, eps, level):
             text, names = _second_change(ctx, ops, first, level, text, names)
             eps = measure(ctx, text, {})
+        if eps > ceiling(level):
+            over = eps if over is None else min(over, eps)
+            continue
         if not trivial(names, eps, level):
             return Variant(text=text, details={"rules": names})
         if best is None or eps > best[2]:
             best = (text, names, eps)
-    assert best is not None
+    if best is None:
+        raise SkipGeneration(
+            f"every paraphrase found changes too much for level {level:g} (ε {over or 0:.2f} > "
+            f"{ceiling(level):.2f}); a higher level may have one"
+        )
     raise SkipGeneration(
         f"only a trivial paraphrase available ({', '.join(best[1])}: ε {best[2]:.2f} at level "
         f"{level:g}; a variant needs ε of at least half the level and more than one word or "
@@ -366,13 +446,20 @@ def _second_change(
     return ctx.unmask(apply_edits(masked, list(first[1]) + best[2])), [first[0], best[1]]
 
 
+def ceiling(level: float) -> float:
+    """The largest ε accepted at ``level``: a variant far above the level it was asked for
+    would make the level meaningless (a short prompt whose only rewording changes a third of
+    its words has no paraphrase at level 0.1)."""
+    return level + max(level, 0.15)
+
+
 def trivial(names: Sequence[str], eps: float, level: float) -> bool:
     """A near-identical paraphrase: ε below half the level, or one word swap or one
     framing swap (with at most minor changes beside it) as the only change."""
     if eps < level / 2:
         return True
     major = [n for n in names if n not in minor_rules()]
-    return len(major) == 1 and (major[0] == "framing" or major[0].startswith("word:"))
+    return len(major) == 1 and (major[0] in ("framing", "for_me") or major[0].startswith("word:"))
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
