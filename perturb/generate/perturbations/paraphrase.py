@@ -254,10 +254,49 @@ def question_ops(
     m = _TO_RE.match(sentence)
     if m and not ops:
         wh, rest = m.groups()
-        if rest.split(" ", 1)[0].lower() not in _VERBISH:
+        if rest.split(" ", 1)[0].lower() not in _NOT_TO:
             new = f"{lead}{wh.lower()} to {rest}{stop}"
             ops.append(("question:to", [(start, end, new)]))
+    body = masked[start:body_end]
+    m = _WH_BE_RE.match(body) or _WH_WILL_RE.match(body) or _WH_DO_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
+        wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
+        if aux.lower() in ("is", "are", "was", "were"):
+            new = f"{lead}{wh} {np} {aux.lower()}{rest}{stop}"
+        elif aux.lower() == "will":
+            new = f"{lead}{wh} {np} will{rest}{stop}"
+        else:  # "do": "what time do doors open" -> "what time doors open"
+            new = f"{lead}{wh} {np}{rest}{stop}"
+        ops.append(("question:indirect", [(start, end, new)]))
+    m = _YES_NO_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
+        ops.append(("question:whether", [(start, end, new)]))
     return ops
+
+
+_NOT_TO = frozenset("be have need know think feel want".split())
+_WH = r"(?P<wh>[Ww]hat time|[Ww]here|[Ww]hen|[Ww]ho|[Ww]hat|[Hh]ow long|[Hh]ow often|[Hh]ow much)"
+_NP = r"(?P<np>(?:the|my|our|your|his|her|their|this|that|these|those)(?: [\w\ue000-\uf8ff'-]+){1,4}|[a-z]+s)"
+_WH_BE_RE = re.compile(_WH + r" (?P<aux>is|are|was|were) " + _NP + r"(?P<rest>)$")
+_WH_WILL_RE = re.compile(
+    _WH
+    + r" (?P<aux>will) "
+    + _NP
+    + r"(?P<rest> (?:be|arrive|open|close|start|end|come|get|finish|ship)\b.*)$"
+)
+_WH_DO_RE = re.compile(
+    _WH + r" (?P<aux>do) " + r"(?P<np>(?:the|my|our|your|their) [a-z]+|[a-z]+s)" + r"(?P<rest> [a-z]+\b.*)$"
+)
+_YES_NO_RE = re.compile(
+    r"(?P<aux>[Ii]s|[Aa]re) " + _NP.replace("{1,4}", "{1,5}?") + r" (?P<pred>(?:still |currently |now )?"
+    r"(?:open|available|free|ready|closed|included|valid|working|running|done)\b.*)$"
+)
+
+
+def _has_verbish(text: str) -> bool:
+    return any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", text))
 
 
 _FOR_ME_VERBS = frozenset(
