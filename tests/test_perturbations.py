@@ -82,7 +82,9 @@ def gen(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> An
 
 def keyed(task: Task, cls: str, level: float, seed: int = 0, index: int = 0) -> Any:
     """A variant drawn the way ``perturb generate`` draws it (RNG keyed by level too)."""
-    return CLASSES.get(cls).generate(prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index)
+    return CLASSES.get(cls).generate(
+        prepare(task), level, rng_for(seed, task.id, cls, level, index, 0), index
+    )
 
 
 def keyed_texts(task: Task, cls: str, levels: tuple[float, ...], seeds: int) -> list[str]:
@@ -241,7 +243,12 @@ def test_distractor_pool_holds_no_competing_values() -> None:
         assert find_protected(s) == [], s
         assert not any(n in s for n in names), s
         assert not timeish.search(s), s
-    assert len(distractor.pool()) == len(sentences)
+    # used: whole clauses; never a verbless fragment, stock filler or a follow-up
+    used = {text for text, _, _ in distractor.pool()}
+    assert used <= set(sentences) and len(used) >= 250
+    for dropped in ("Noisy street.", "Busy household.", "Sorry, I digress.", "Hope all is well."):
+        assert dropped in sentences and dropped not in used
+    assert "Kettle's boiling." in used
     for s in sentences:  # nothing inserted can be read as referring to the user's text
         assert not distractor.BACKREF_RE.match(s), s
     lengths = {len(words(s)) for s in sentences}
@@ -298,7 +305,9 @@ def test_self_correction_final_value_is_canonical_with_several_phrasings() -> No
         assert screen_text(FLIGHT, v.text, "self_correction", v.details).passed
         # ε = added words / canonical words
         added = len(words(v.text)) - len(words(FLIGHT.prompt))
-        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(round(added / len(words(FLIGHT.prompt)), 4))
+        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(
+            round(added / len(words(FLIGHT.prompt)), 4)
+        )
     assert phrasings == set(self_correction.PHRASINGS)
 
 
@@ -582,6 +591,8 @@ def test_typo_always_has_a_keyboard_slip_and_casing_is_counted_separately() -> N
 
 def test_distractor_levels_separate_and_land_near_the_level() -> None:
     for task in TRAVEL.values():
+        if distractor.message_style(prepare(task).masked) != "written":
+            continue  # voice commands and lower-case messages: see the tests of their own
         n = len(words(task.prompt))
         for index in (0, 1):
             for seed in (0, 1):
@@ -853,27 +864,62 @@ def test_register_changes_the_request_itself_in_every_variant() -> None:
     assert "haven't" in v.text and "have not" not in v.text, v.text
 
 
-def test_distractor_inserts_whole_sentences_and_never_opens_with_a_follow_up() -> None:
+def test_distractor_inserts_whole_sentences_and_never_a_follow_up() -> None:
+    # "Sorry, I digress." style follow-ups read as filler: never inserted (they were allowed
+    # after the first sentence before; the held-out review found them unnatural)
     data = load_data("distractors")
     assert "clauses" not in data
     later = set(data["follow_ups"])
-    assert "Sorry, I digress." in later and later <= set(data["sentences"])
     pool = set(data["sentences"])
+    spoken = set(data["spoken"])
     for task in TRAVEL.values():
+        style = distractor.message_style(prepare(task).masked)
         for seed in range(4):
             v = keyed(task, "distractor", 1.0, seed)
             for item in v.details["inserted"]:
-                assert item["text"] in pool, item  # no aside glued on
-                if item["text"] in later:
-                    assert item["gap"] >= 1, (task.id, v.text)
-            assert not v.text.startswith(tuple(later)), v.text
-    # a one-sentence prompt without a final stop has no place after it: no follow-up at all
+                assert item["text"] in (spoken if style == "spoken" else pool), item
+                assert item["text"] not in later, (task.id, v.text)
     bare = Task(id="bare", prompt="Cancel BK-12345", expected="ok", grader="exact")  # type: ignore[arg-type]
-    allowed = {s for s, _ in distractor._allowed(distractor._banned(prepare(bare)), False).sentences}
-    assert not allowed & later
     for seed in range(30):
         v = gen(bare, "distractor", 3.0, seed)
-        assert not any(item["text"] in later for item in v.details["inserted"]), v.text
+        assert v.details["style"] == "spoken" and len(v.details["inserted"]) <= 2, v.text
+        assert v.text.endswith("cancel BK-12345"), v.text
+
+
+def test_distractor_fits_voice_commands_and_lower_case_messages() -> None:
+    voice = Task(
+        id="v", prompt="Set a timer for 45 seconds", expected="ok", grader="exact", slots={"d": "45 seconds"}
+    )  # type: ignore[arg-type]
+    eps = []
+    for level in (0.1, 0.5, 1.0):
+        v = gen(voice, "distractor", level, 0)
+        # a spoken lead-in, then the command in lower case: "Okay, um, set a timer ..."
+        assert v.text.endswith(", set a timer for 45 seconds") or v.text.endswith(
+            " so set a timer for 45 seconds"
+        )
+        assert v.text[0].isupper() and "." not in v.text, v.text
+        eps.append(measure_epsilon(voice, "distractor", v.text))
+    assert eps == sorted(eps) and eps[-1] > eps[0], eps
+    low = Task(id="l", prompt="need a van for saturday under $90 a day", expected="ok", grader="exact")  # type: ignore[arg-type]
+    for seed in range(10):
+        v = gen(low, "distractor", 0.5, seed)
+        # lower-case asides without full stops, before the message
+        assert v.text.endswith(", need a van for saturday under $90 a day"), v.text
+        assert v.text[0].islower() or v.text.startswith("I"), v.text
+        assert "." not in v.text, v.text
+
+
+def test_distractor_never_lands_before_a_sentence_that_refers_back() -> None:
+    # "it" in the middle of a sentence refers back as much as "It" at its start
+    task = Task(
+        id="r",
+        prompt="My card was blocked yesterday. Why did you block it? I need to pay rent.",
+        expected="ok",
+        grader="exact",
+    )  # type: ignore[arg-type]
+    for seed in range(30):
+        v = gen(task, "distractor", 0.5, seed)
+        assert "yesterday. Why did you block it?" in v.text, v.text
 
 
 def test_typo_capitalised_slip_lands_on_content_words() -> None:

@@ -36,6 +36,18 @@ _TOKEN_OR_SENTINEL_RE = re.compile(
 )
 
 
+BACK_REFERENCE_RE = re.compile(
+    r"(?<![\w'’])(?:it|its|it's|they|them|their|there|he|she|him|his|her|the same|such|"
+    r"the (?:following|whole|other|extra|rest|remaining|previous)|"
+    r"one of them|the other|(?:this|that|these|those)(?!\s+(?:week|weekend|month|year|morning|"
+    r"afternoon|evening|time)\b))(?![\w'’])",
+    re.I,
+)
+"""A word that refers back to something said before ("it", "them", "the same", "that" not
+naming a time): a sentence holding one never moves before, or is separated by an insertion
+from, the text it follows."""
+
+
 def words(text: str) -> list[str]:
     """Word tokens of ``text``."""
     return WORD_RE.findall(text)

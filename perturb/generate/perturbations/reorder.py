@@ -38,6 +38,7 @@ from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import (
+    BACK_REFERENCE_RE,
     capitalize_first,
     decapitalize_first,
     rounded,
@@ -165,15 +166,7 @@ _FRONTABLE = {
 }
 
 
-_BACK_REFERENCE_RE = re.compile(
-    r"(?<![\w'’])(?:it|its|it's|they|them|their|there|he|she|him|his|her|the same|such|"
-    r"the (?:following|whole|other|extra|rest|remaining|previous)|"
-    r"one of them|the other|(?:this|that|these|those)(?!\s+(?:week|weekend|month|year|morning|"
-    r"afternoon|evening|time)\b))(?![\w'’])",
-    re.I,
-)
-"""A word that refers back to something said before: a sentence or clause holding one never
-moves before the text it follows."""
+_BACK_REFERENCE_RE = BACK_REFERENCE_RE
 _PHRASE_START = frozenset(
     {
         "on",
