@@ -48,6 +48,23 @@ naming a time): a sentence holding one never moves before, or is separated by an
 from, the text it follows."""
 
 
+def message_style(masked: str) -> str:
+    """The way a message is written: ``spoken`` (one short sentence: a voice command),
+    ``lower`` (a lower-case message without final punctuation) or ``written``."""
+    letters = re.search(r"[A-Za-z]", masked)
+    spans = sentence_spans(masked)
+    if letters and masked[letters.start()].islower() and not masked.rstrip().endswith((".", "!", "?")):
+        return "lower"
+    if (
+        len(spans) == 1
+        and len(words(masked)) <= 12
+        and "," not in masked
+        and not masked.rstrip().endswith(".")
+    ):
+        return "spoken"
+    return "written"
+
+
 def words(text: str) -> list[str]:
     """Word tokens of ``text``."""
     return WORD_RE.findall(text)
@@ -130,7 +147,9 @@ def trailing_clause(sentence: str) -> tuple[int, int] | None:
 def match_case(template: str, word: str) -> str:
     """``word`` in the case style of ``template`` (UPPER, Title or as given)."""
     if len(template) > 1 and template.isupper():
-        return word.upper()
+        # an acronym ("ATM", "ASAP") swapped for words keeps the words' own case
+        acronym = len(template) <= 5 and not (word.isalpha() and len(word) <= 5)
+        return word if acronym else word.upper()
     if template[:1].isupper():
         return word[:1].upper() + word[1:]
     return word

@@ -37,6 +37,7 @@ from perturb.generate.perturbations._text import (
     BACK_REFERENCE_RE,
     decapitalize_first,
     inserted_count,
+    message_style,
     rounded,
     sentence_spans,
     words,
@@ -243,23 +244,6 @@ def gaps_of(masked: str) -> list[int]:
         ):
             gaps.append(g)
     return gaps or [0]
-
-
-def message_style(masked: str) -> str:
-    """``spoken`` (one short sentence: a voice command), ``lower`` (a lower-case message
-    without final punctuation) or ``written``."""
-    letters = re.search(r"[A-Za-z]", masked)
-    spans = sentence_spans(masked)
-    if letters and masked[letters.start()].islower() and not masked.rstrip().endswith((".", "!", "?")):
-        return "lower"
-    if (
-        len(spans) == 1
-        and len(words(masked)) <= 12
-        and "," not in masked
-        and not masked.rstrip().endswith(".")
-    ):
-        return "spoken"
-    return "written"
 
 
 def _as_lower(sentence: str) -> str:
