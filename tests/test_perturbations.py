@@ -170,8 +170,9 @@ def test_paraphrase_skips_when_no_rule_applies() -> None:
 def test_reorder_moves_constraints_and_measures_kendall_tau() -> None:
     v = gen(CHANGE, "reorder", 1.0)
     assert v.text.startswith("Hi, ")
-    assert sorted(v.details["order"]) == [0, 1, 2]
-    assert v.details["order"] != [0, 1, 2]
+    n = len(v.details["segments"])
+    assert n >= 3 and sorted(v.details["order"]) == list(range(n))
+    assert v.details["order"] != list(range(n))
     # ε = word-weighted Kendall distance: each segment counts as many words as it has
     weights = [len(words(seg)) for seg in v.details["segments"]]
     assert measure_epsilon(CHANGE, "reorder", v.text) == pytest.approx(

@@ -269,6 +269,20 @@ def question_ops(
         else:  # "do": "what time do doors open" -> "what time doors open"
             new = f"{lead}{wh} {np}{rest}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
+    m = _THERE_RE.match(body)
+    if m and not ops:  # "Are there any X?" -> "... whether there are any X"
+        new = f"{lead}whether there {m.group('aux').lower()} {m.group('rest')}{stop}"
+        ops.append(("question:whether", [(start, end, new)]))
+    m = _WH_IT_RE.match(body) or _WH_DOES_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        wh, aux, np, rest = m.group("wh"), m.group("aux").lower(), m.group("np"), m.group("rest")
+        wh = wh[0].lower() + wh[1:]
+        if aux == "does":  # "how much does it cost to X" -> "how much it costs to X"
+            verb, _, tail = rest.partition(" ")
+            clause = f"{np} {third_person(verb)}" + (f" {tail}" if tail else "")
+        else:
+            clause = f"{np} {aux} {rest}"
+        ops.append(("question:indirect", [(start, end, f"{lead}{wh} {clause}{stop}")]))
     m = _YES_NO_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
         new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
@@ -293,6 +307,29 @@ _YES_NO_RE = re.compile(
     r"(?P<aux>[Ii]s|[Aa]re) " + _NP.replace("{1,4}", "{1,5}?") + r" (?P<pred>(?:still |currently |now )?"
     r"(?:open|available|free|ready|closed|included|valid|working|running|done)\b.*)$"
 )
+
+
+_THERE_RE = re.compile(r"(?P<aux>[Ii]s|[Aa]re) there (?P<rest>(?:a|an|any|some|no)\b.+)$")
+_WH_IT_RE = re.compile(
+    _WH + r" (?P<aux>would|will|can|could|should|does) (?P<np>it|this|that|there)"
+    r" (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
+)
+_WH_DOES_RE = re.compile(
+    _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+){0,2}?)"
+    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?)$"
+)
+
+
+def third_person(verb: str) -> str:
+    """``verb`` for he/she/it: "cost" -> "costs", "finish" -> "finishes", "carry" -> "carries"."""
+    low = verb.lower()
+    if low in ("have", "do", "go"):
+        return {"have": "has", "do": "does", "go": "goes"}[low]
+    if re.search(r"(?:s|x|z|ch|sh)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
 
 
 def _has_verbish(text: str) -> bool:

@@ -43,6 +43,7 @@ from perturb.generate.perturbations._text import (
     decapitalize_first,
     rounded,
     sentence_spans,
+    words,
 )
 from perturb.generate.slots import SENTINEL_PATTERN, Span, detect, find_protected, mask, sentinel, unmask
 
@@ -188,6 +189,7 @@ _PHRASE_START = frozenset(
         "near",
         "until",
         "till",
+        "starting",
         "this",
         "next",
         "last",
@@ -327,7 +329,8 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
     starts = [
         i
         for i in range(max(1, begin), len(tokens))
-        if _plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish)
+        if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
+        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i))
     ]
     if not starts:
         return Clause(clause, [], tail)
@@ -374,6 +377,17 @@ def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
     return has_time
 
 
+def _opens_bare(tokens: list[str], i: int) -> bool:
+    """A time value with no preposition of its own ("... pedicure tomorrow afternoon for 2")
+    opens a phrase; after "to", "and", a preposition or another value it belongs to what
+    precedes ("from June 14 to June 18")."""
+    prev = tokens[i - 1]
+    low = _plain(prev)
+    return not (
+        prev.startswith("\ue000") or low in _PHRASE_START or low in ("to", "and", "or", "through", "-")
+    )
+
+
 def _between(tokens: list[str], i: int) -> bool:
     """True when the "and" at ``i`` belongs to "between X and Y"."""
     return any(_plain(t) == "between" for t in tokens[max(0, i - 3) : i])
@@ -383,7 +397,8 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     """True when the start word at ``i`` does not open a phrase: "this/next/last/every" not
     followed by a time word, or a word right after another start word ("from 9 to ...")."""
     low = _plain(tokens[i])
-    if low == "by":  # "by Thursday" is a deadline; "by Queen", "by card" belong to their noun
+    if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
+        # "by Queen", "by card", "starting on 15 January" belong to the word before
         nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
         return not (nxt in timeish or _plain(nxt) in _TIME_WORDS)
     if low in ("this", "next", "last", "every"):
@@ -428,7 +443,8 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
         else:
             merged.append(c)
     clause_list = [split_phrases(c, timeish) for c in merged]
-    question = end.startswith("?") or _first_word(body) in _QUESTION_WORDS
+    request = re.match(r"\W*(?:can|could|would|will)\s+you\b", body, re.I) is not None
+    question = (end.startswith("?") or _first_word(body) in _QUESTION_WORDS) and not request
     for later in clause_list[1:]:
         later.frontable = False
     if question:
@@ -443,7 +459,9 @@ _QUESTION_WORDS = frozenset(
     "what whats what's when where which who why how is are was were do does did can could "
     "would will should shall may might have has am".split()
 )
-_TIME_OPENERS = frozenset("on at by this next tomorrow tonight today every before after until".split())
+_TIME_OPENERS = frozenset(
+    "on at by this next tomorrow tonight today every before after until starting from".split()
+)
 
 
 _GREETING_RE = re.compile(
@@ -678,13 +696,13 @@ _TIME_KINDS = frozenset({"time", "date", "weekday", "month"})
 
 def _timeish(spans: list[Span]) -> frozenset[str]:
     """Sentinels of the spans that state a time, date or weekday (a declared slot counts when
-    a detected time/date/weekday covers it whole)."""
+    a time, date or weekday is detected in it, or it holds a time word: "next Monday",
+    "tomorrow afternoon")."""
     out = set()
     for i, span in enumerate(spans):
-        kinds = (
-            {span.kind} if span.kind != "slot" else {d.kind for d in detect(span.text) if d.text == span.text}
-        )
-        if kinds & _TIME_KINDS:
+        kinds = {span.kind} if span.kind != "slot" else {d.kind for d in detect(span.text)}
+        timed = span.kind == "slot" and any(w.lower() in _TIME_WORDS for w in words(span.text))
+        if kinds & _TIME_KINDS or timed:
             out.add(sentinel(i))
     return frozenset(out)
 
