@@ -383,9 +383,14 @@ def _opens_bare(tokens: list[str], i: int) -> bool:
     precedes ("from June 14 to June 18")."""
     prev = tokens[i - 1]
     low = _plain(prev)
-    return not (
-        prev.startswith("\ue000") or low in _PHRASE_START or low in ("to", "and", "or", "through", "-")
-    )
+    if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
+        return False
+    # "the 6:30 pm spin class": a value inside a noun phrase, not a phrase of its own
+    nxt = _plain(tokens[i + 1]) if i + 1 < len(tokens) else ""
+    return not nxt or nxt in _PHRASE_START
+
+
+_NOT_BEFORE_BARE = frozenset("to and or through the a an my your our their this that".split())
 
 
 def _between(tokens: list[str], i: int) -> bool:
