@@ -72,7 +72,9 @@ def main() -> None:
             ctx = prepare(task)  # fresh context: nothing cached from another class
             t0 = time.perf_counter()
             try:
-                v = spec.generate(ctx, spec.default_level, rng_for(args.seed, task.id, cls, spec.default_level, 0, 0), 0)
+                v = spec.generate(
+                    ctx, spec.default_level, rng_for(args.seed, task.id, cls, spec.default_level, 0, 0), 0
+                )
                 spec.measure(ctx, v.text, v.details)
             except SkipGeneration:
                 pass
@@ -81,7 +83,11 @@ def main() -> None:
     for cls, row in times.items():
         lo, hi = (1000, 8000) if 1000 in row and 8000 in row else (lengths[0], lengths[-1])
         ratio = row[hi] / max(row[lo], 1e-9)
-        print(f"{cls:<16}" + "".join(f"{row[n]:>9.3f}s" for n in lengths) + f"   {ratio:5.1f}x ({hi}/{lo} words)")
+        print(
+            f"{cls:<16}"
+            + "".join(f"{row[n]:>9.3f}s" for n in lengths)
+            + f"   {ratio:5.1f}x ({hi}/{lo} words)"
+        )
     worst = max(row[lengths[-1]] for row in times.values())
     print(f"slowest class at {lengths[-1]} words: {worst:.2f} s (target < 2 s)")
 

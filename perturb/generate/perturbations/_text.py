@@ -275,9 +275,9 @@ def _greedy(
             grams.setdefault(tuple(b[q : q + _RESYNC]), q)
         best: tuple[int, int, int] | None = None
         for p in range(i, min(ahi - _RESYNC + 1, i + _WINDOW)):
-            q = grams.get(tuple(a[p : p + _RESYNC]))
-            if q is not None and (best is None or (p - i) + (q - j) < best[0]):
-                best = ((p - i) + (q - j), p, q)
+            hit = grams.get(tuple(a[p : p + _RESYNC]))
+            if hit is not None and (best is None or (p - i) + (hit - j) < best[0]):
+                best = ((p - i) + (hit - j), p, hit)
         if best is None:
             return
         i, j = best[1], best[2]

@@ -194,7 +194,7 @@ def _mood(prefix: str, group: str) -> str:
 def _lower_style(masked: str) -> bool:
     """The user writes in lower case (no capital at the start of the message)."""
     m = re.search(r"[A-Za-z]", masked)
-    return bool(m) and masked[m.start()].islower()
+    return m is not None and masked[m.start()].islower()
 
 
 _ASK_LEADS = (
