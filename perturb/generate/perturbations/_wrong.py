@@ -101,6 +101,18 @@ def _pluralise(noun: str) -> str:
     return noun + "s"
 
 
+_UNITS = frozenset(
+    "kg g mg lb lbs oz km m cm mm mi ft in l ml gb mb tb kb kw kwh mph kph hr hrs min mins sec secs "
+    "pm am x pc pcs pt qt gal".split()
+)
+"""Unit abbreviations: "3 kg" is never "6 kgs"."""
+
+
+def _countable(noun: str) -> bool:
+    """A noun that takes a plural -s: not a unit abbreviation, not an acronym."""
+    return len(noun) >= 3 and noun.lower() not in _UNITS and not noun.isupper()
+
+
 def _noun_after(text: str) -> str:
     m = re.match(r"\s+([A-Za-z]+)", text)
     return m.group(1) if m else ""
@@ -161,7 +173,7 @@ def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = F
         text += "th" if 10 <= int(text) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(int(text) % 10, "th")
         tail = tail[ordinal.end() :]
     out = value[: match.start()] + text + tail
-    if inside and not _is_plural(inside):  # "1 passenger" -> "2 passengers"
+    if inside and not _is_plural(inside) and _countable(inside):  # "1 passenger" -> "2 passengers"
         at = match.start() + len(text) + value[match.end() :].index(inside)
         out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
     return out
@@ -361,15 +373,19 @@ def match_first_case(template: str, word: str) -> str:
 
 def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | None:
     """Another first name in place of a known first name ("Priya Nair" -> "Pooja Nair",
-    "marco" -> "mario"): a name mixed up, the surname kept. Only names in the shipped list
-    (``data/names.json``) count, so ordinary words are never treated as names."""
-    known = load_data("names")["first_names"]
-    by_low = {n.lower(): n for n in known}
+    "marco" -> "mario"): a name mixed up, the surname kept, from the same group of the
+    shipped list (``data/names.json``: female, male, either). Only listed names count, so
+    ordinary words are never treated as names."""
+    groups: dict[str, list[str]] = load_data("names")["first_names"]
     m = re.search(r"(?<![\w'])([A-Za-z][a-z]+)(?![\w'])", value)
-    if not m or m.group(1).lower() not in by_low:
+    if not m:
         return None
     first = m.group(1).lower()
-    pool = [n for n in known if n.lower() != first and n.lower() not in avoid_low]
+    # a name from the same group (female, male, either): "Her name is Peter" would not do
+    group = next((g for g in groups.values() if first in (n.lower() for n in g)), None)
+    if group is None:
+        return None
+    pool = [n for n in group if n.lower() != first and n.lower() not in avoid_low]
     close = [n for n in pool if n[0].lower() == first[0]]
     other = rng.choice(close or pool)
     other = other.lower() if m.group(1).islower() else other
