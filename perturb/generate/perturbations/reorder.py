@@ -310,7 +310,7 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
     if m and m.start() > 0:
         clause, tail = clause[: m.start()], clause[m.start() :]
     tokens = _TOKEN_RE.findall(clause)
-    if len(tokens) < 3:
+    if len(tokens) < 3 or re.search(r"[,;:.!?—–]\s|\s-\s", clause):  # glued clauses stay as written
         return Clause(clause, [], tail)
     # the phrase region: after the last stop word; phrases open at a start word
     begin = 0
@@ -390,7 +390,10 @@ def _opens_bare(tokens: list[str], i: int) -> bool:
     return not nxt or nxt in _PHRASE_START
 
 
-_NOT_BEFORE_BARE = frozenset("to and or through the a an my your our their this that".split())
+_NOT_BEFORE_BARE = frozenset(
+    "to and or through the a an my your our their this that since of with about into onto via per "
+    "than as like past around till until for".split()
+)
 
 
 def _between(tokens: list[str], i: int) -> bool:
