@@ -384,7 +384,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     request itself (only spelling, contractions, a greeting or a closing would change), the
     other registers in rotation order are tried, else the task is skipped."""
     first = register_for(ctx.task.id, index)
-    order = [register_for(ctx.task.id, index + k) for k in range(len(REGISTERS))]
+    # the fallback prefers the register neither of the first two variants rotates to, so a
+    # task's two variants are not the same register twice
+    steps = (0, 2, 1) if index % 2 == 0 else (0, 1, 2)
+    order = [register_for(ctx.task.id, index + k) for k in steps]
     for reg in order:
         variant = _in_register(ctx, level, rng, reg)
         if variant is not None:
