@@ -128,6 +128,14 @@ def edits_change_share(ctx: TaskContext, edits: list[tuple[int, int, str]]) -> f
     return stats_share(ctx, edit_stats(ctx, edits))
 
 
+def epsilon_ceiling(level: float) -> float:
+    """The largest ε a class accepts at ``level`` when it can choose how much to change
+    (paraphrase, reorder): a variant far above the level it was asked for would make the level
+    meaningless (a short prompt whose only rewording changes a third of its words has no
+    variant at level 0.1; a higher level of the same sweep has it)."""
+    return level + max(level, 0.15)
+
+
 def all_words(text: str) -> list[str]:
     """Every word token of ``text`` (protected ones included), case kept."""
     return words(text)

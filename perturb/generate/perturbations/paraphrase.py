@@ -42,6 +42,7 @@ from perturb.generate.perturbations._context import (
     Variant,
     edit_stats,
     edits_change_share,
+    epsilon_ceiling,
     free_words_of,
     load_data,
     stats_share,
@@ -456,7 +457,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         if trivial(names, eps, level):
             text, names = _second_change(ctx, ops, first, level, text, names)
             eps = measure(ctx, text, {})
-        if eps > ceiling(level):
+        if eps > epsilon_ceiling(level):
             over = eps if over is None else min(over, eps)
             continue
         if not trivial(names, eps, level):
@@ -466,7 +467,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     if best is None:
         raise SkipGeneration(
             f"every paraphrase found changes too much for level {level:g} (ε {over or 0:.2f} > "
-            f"{ceiling(level):.2f}); a higher level may have one"
+            f"{epsilon_ceiling(level):.2f}); a higher level may have one"
         )
     raise SkipGeneration(
         f"only a trivial paraphrase available ({', '.join(best[1])}: ε {best[2]:.2f} at level "
@@ -520,13 +521,6 @@ def _second_change(
     if best is None:
         return text, names
     return ctx.unmask(apply_edits(masked, list(first[1]) + best[2])), [first[0], best[1]]
-
-
-def ceiling(level: float) -> float:
-    """The largest ε accepted at ``level``: a variant far above the level it was asked for
-    would make the level meaningless (a short prompt whose only rewording changes a third of
-    its words has no paraphrase at level 0.1)."""
-    return level + max(level, 0.15)
 
 
 def trivial(names: Sequence[str], eps: float, level: float) -> bool:

@@ -36,7 +36,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
+from perturb.generate.perturbations._context import (
+    ClassSpec,
+    SkipGeneration,
+    TaskContext,
+    Variant,
+    epsilon_ceiling,
+)
 from perturb.generate.perturbations._text import (
     BACK_REFERENCE_RE,
     capitalize_first,
@@ -748,6 +754,15 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             "no other order of the constraint segments keeps the request well-formed "
             "(only the head clause and clauses that cannot move)"
         )
+    top = epsilon_ceiling(level)
+    fitting = [r for r in ranked if r[1][0] + level <= top + 1e-9 or r[1][0] <= 0]
+    if not fitting:
+        smallest = min(weighted_kendall(list(r[0]), weights) for r in ranked)
+        raise SkipGeneration(
+            f"every other order moves too much for level {level:g} (ε {smallest:.2f} > {top:.2f}); "
+            "a higher level may have one"
+        )
+    ranked = fitting
     if len(ranked) <= index:
         raise SkipGeneration(
             f"only {len(ranked)} other order(s) of the constraint segments found "
