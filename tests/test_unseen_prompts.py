@@ -350,3 +350,9 @@ def test_word_alignment_of_a_long_text_counts_local_edits_exactly() -> None:
     assert word_change_share(a, b) == pytest.approx(4 / 6000)
     c = a[:3000] + ["new", "words", "here"] + a[3000:]
     assert word_change_share(a, c) == pytest.approx(3 / 6003)
+
+
+def test_paraphrase_does_not_turn_a_stated_purpose_into_a_request() -> None:
+    t = task("I need some cash to feel comfortable on the trip. Can I raise my ATM limit?")
+    for text in texts(t, "paraphrase"):
+        assert not re.search(r"(?:Can|Could) I (?:get|have|please have) some cash", text), text

@@ -127,8 +127,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         found = ("agent", "")
     group, prefix = found
     if group == "noun":
-        if nxt not in d["noun_starts"]:
-            return []
+        if nxt not in d["noun_starts"] or _PURPOSE_RE.match(rest):
+            return []  # "I need some cash to feel safe" states a need; "Could I have ..." asks
         choices = [p for p in d["noun_framings"] if p.lower() != prefix.lower()]
     else:
         if nxt in d["not_verbs"]:
@@ -181,6 +181,13 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
 
 _COPULA_RE = re.compile(r"(?:\S+\s+){0,3}(?:is|are|was|were|isn't|aren't|wasn't|has been|have been)\b", re.I)
 """A copula within the first words: the sentence states something rather than orders it."""
+
+
+_PURPOSE_RE = re.compile(
+    r"[^,.;!?]*?\bto\s+(?!(?:the|a|an|my|your|our|his|her|their|this|that|me|us)\b)[a-z]+\b(?!['’])"
+)
+"""A noun phrase followed by "to <verb>": the sentence gives a purpose or a wish about
+something ("some cash to feel comfortable", "the heating to come on"), not a request for it."""
 
 
 def _mood(prefix: str, group: str) -> str:
