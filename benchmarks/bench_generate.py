@@ -106,7 +106,7 @@ def main() -> None:
         (root / "tasks").mkdir()
         path = root / "tasks" / "bench.jsonl"
         path.write_text("".join(json.dumps(t.model_dump(mode="json")) + "\n" for t in tasks), "utf-8")
-        options = GenerateOptions(per_class=args.per_class, progress=False)
+        options = GenerateOptions(per_class=args.per_class)
         start = time.perf_counter()
         result = generate(path, options)
         seconds = time.perf_counter() - start

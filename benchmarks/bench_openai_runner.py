@@ -119,6 +119,7 @@ async def bare(base_url: str, calls: int, concurrency: int) -> float:
 def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) -> float:
     from rich.console import Console
 
+    from perturb.console import BarProgress
     from perturb.run.core import RunOptions, run
 
     with open(os.devnull, "w") as devnull:
@@ -130,13 +131,12 @@ def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) ->
             timeout=60,
             out=root / "runs" / f"r{round_no}",
             base_url=base_url,
-            progress=True,
-            progress_console=Console(file=devnull, force_terminal=True, width=120),
+            progress=BarProgress(Console(file=devnull, force_terminal=True, width=120)),
         )
         started = time.perf_counter()
         summary = run(options)
         wall = time.perf_counter() - started
-    assert summary.ran == CALLS and summary.passed == CALLS, summary.line()
+    assert summary.ran == CALLS and summary.passed == CALLS, summary.summary()
     return wall
 
 

@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rich.console import Console  # noqa: E402
 
+from perturb.console import BarProgress  # noqa: E402
 from perturb.run.core import RunOptions, run  # noqa: E402
 from tests.run_helpers import make_suite  # noqa: E402
 
@@ -65,14 +66,13 @@ def main() -> int:
                 concurrency=args.concurrency,
                 timeout=30,
                 out=root / "runs" / "bench",
-                progress=True,
-                progress_console=console,
+                progress=BarProgress(console),
             )
             cpu0, wall0 = time.process_time(), time.perf_counter()
             summary = run(options)
             wall = time.perf_counter() - wall0
             cpu = time.process_time() - cpu0
-        assert summary.ran == trials and summary.passed == trials, summary.line()
+        assert summary.ran == trials and summary.passed == trials, summary.summary()
         lines = (root / "runs" / "bench" / "trials.jsonl").read_bytes().count(b"\n")
         assert lines == trials
     ideal = trials * LATENCY_S / args.concurrency

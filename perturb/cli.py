@@ -133,7 +133,7 @@ def schema(
     typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
 
 
-# --------------------------------------------------------------------------- generate (issue 3)
+# --------------------------------------------------------------------------- generate
 
 
 @app.command()
@@ -198,13 +198,22 @@ def generate(
         generator=generator,
         llm=llm,
         review_root=review_dir,
+        progress=_progress_bar(counts=False),
     )
-    result = run_generate(tasks, options)
-    typer.echo(result.summary())
-    typer.echo(f"next: perturb review {result.suite}")
+    typer.echo(run_generate(tasks, options).summary())
 
 
-# ------------------------------------------------------------------ review / freeze / verify (issue 4)
+# ------------------------------------------------------------------ review / freeze / verify
+
+
+def _progress_bar(*, counts: bool) -> Any:
+    """A progress bar on stderr when it is a terminal; None (silent) otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    from perturb.console import BarProgress
+
+    return BarProgress(counts=counts)
+
 
 RootOption = Annotated[
     Path, typer.Option("--root", help="Project directory (holds tasks/, review/, fixtures/).")
@@ -323,7 +332,7 @@ def verify(
     typer.echo(report.summary())
 
 
-# --------------------------------------------------------------------------- run (issue 5)
+# --------------------------------------------------------------------------- run
 
 
 def _split_list(values: list[str] | None) -> list[str] | None:
@@ -419,12 +428,13 @@ def run(
             base_url=base_url,
             api_key_env=api_key_env,
             judge_model=judge_model,
+            progress=_progress_bar(counts=True),
         )
     )
-    typer.echo(summary.line())
+    typer.echo(summary.summary())
 
 
-# ------------------------------------------------------------------ report / baseline / gate (issue 6)
+# ------------------------------------------------------------------ report / baseline / gate
 
 
 @app.command()

@@ -6,14 +6,13 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
-from perturb.errors import InputError, TaskFormatError
+from perturb.errors import GraderError, InputError, TaskFormatError
 from perturb.io.hashing import content_hash
 from perturb.io.jsonl import iter_jsonl_lines, read_bytes
 from perturb.records import Task
@@ -90,29 +89,13 @@ def _pydantic_messages(exc: ValidationError, raw: dict[str, Any]) -> list[tuple[
 
 
 def _expected_problems(task: Task) -> list[tuple[str, str]]:
-    kind = task.grader.type
-    expected = task.expected
-    if kind == "regex":
-        if not isinstance(expected, str):
-            return [("expected", "a regex grader needs a pattern string (expected a string)")]
-        try:
-            re.compile(expected)
-        except re.error as exc:
-            return [("expected", f"bad regex {expected!r}: {exc} (expected a Python regex)")]
-    elif kind == "numeric":
-        if isinstance(expected, bool) or not isinstance(expected, int | float):
-            return [("expected", f"a numeric grader needs a number, got {expected!r}")]
-    elif kind == "contains":
-        ok = isinstance(expected, str) or (
-            isinstance(expected, list) and expected and all(isinstance(x, str) for x in expected)
-        )
-        if not ok:
-            return [("expected", "a contains grader needs a string or a list of strings")]
-    elif kind == "json_subset":
-        if not isinstance(expected, dict | list):
-            return [("expected", "a json_subset grader needs a JSON object or array")]
-    elif kind in ("exact", "normalized") and expected is None:
-        return [("expected", "is null (expected the value a correct answer equals)")]
+    """What the task's grader says of its ``expected`` value (the grader's own check)."""
+    from perturb.run.graders import check_grader
+
+    try:
+        check_grader(task.grader, task.expected, offline=True)
+    except GraderError as exc:
+        return [("expected", _printable(str(exc)))]
     return []
 
 

@@ -127,7 +127,7 @@ def write_run(
 
 
 def demo_prompts() -> list[Prompt]:
-    """The golden run: canonical counts 5, 4, 2, 0 of n=5 (seed 000's example), two classes,
+    """The golden run: canonical counts 5, 4, 2, 0 of n=5 (the worked example of test_metrics.py), two classes,
     two paraphrase levels, a consistently wrong task, errored trials and a drifting typo."""
     return [
         Prompt("t1", "PPPPP", cost=0.001, tokens=(100, 20)),

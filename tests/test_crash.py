@@ -36,6 +36,8 @@ from tests.review_project import SUITE, make_project
 from tests.run_helpers import make_suite
 from tests.test_review_tty import Review
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 
 # --------------------------------------------------------------------------- run
@@ -70,7 +72,6 @@ def line_count(path: Path) -> int:
     return path.read_bytes().count(b"\n") if path.exists() else 0
 
 
-@pytest.mark.slow
 def test_run_killed_at_20_random_moments_resumes_without_loss_or_duplicates(tmp_path: Path) -> None:
     project = tmp_path / "proj"
     make_suite(project, TASKS, VARIANTS)
@@ -176,7 +177,6 @@ def review_burst_then_kill(root: Path, delay: float) -> int:
     return m
 
 
-@pytest.mark.slow
 def test_review_killed_during_a_burst_of_keys_keeps_every_saved_decision_whole(
     tmp_path: Path,
 ) -> None:

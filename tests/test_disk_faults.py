@@ -36,6 +36,8 @@ from tests.fault_helpers import assert_clean, can_mount, small_fs, snapshot
 from tests.review_project import SUITE, make_project
 from tests.run_helpers import make_suite
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 MOUNTABLE = can_mount()
 needs_mount = pytest.mark.skipif(

@@ -28,6 +28,8 @@ from perturb.io.hashing import canonical_json, content_hash
 from perturb.records import Baseline, FixtureEntry, Trial
 from tests.fault_helpers import assert_clean
 
+pytestmark = pytest.mark.slow
+
 REPO = Path(__file__).resolve().parent.parent
 ACCEPTED = ("paraphrase", "typo", "self_correction")
 N = 8
@@ -242,7 +244,6 @@ def readme_first_command() -> list[list[str]]:
     return [s[1:] for s in perturb_steps]
 
 
-@pytest.mark.slow
 def test_readme_first_command_reports_on_the_bundled_fixtures(tmp_path: Path) -> None:
     """A real process, as a newcomer runs it, in a copy of the checkout (the install step is
     what this virtual environment already did)."""
@@ -271,3 +272,24 @@ def test_readme_first_command_reports_on_the_bundled_fixtures(tmp_path: Path) ->
     scorecard = outputs[-1]
     for kind in ("canonical", "paraphrase", "reorder", "distractor", "self_correction", "typo", "register"):
         assert kind in scorecard
+    shown = readme_scorecard()
+    assert wall_time_free(shown[0]) == wall_time_free(outputs[0].rstrip("\n")), (shown[0], outputs[0])
+    real = scorecard.splitlines()
+    assert shown[-1] == "..." and shown[1:-1] == real[: len(shown) - 2], (
+        "README.md's scorecard differs from the real output; replace it with:\n"
+        + outputs[0]
+        + "\n".join(real[: len(shown) - 2])
+    )
+
+
+def wall_time_free(line: str) -> str:
+    """The run's summary line without its wall time (the one figure that may differ)."""
+    return re.sub(r" in [0-9.]+ s:", " in _ s:", line)
+
+
+def readme_scorecard() -> list[str]:
+    """The README's scorecard screen: the run's summary line, the report's first lines, '...'."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\n(ran .*?)\n```", text, re.S)
+    assert block is not None, "the README lost its scorecard screen"
+    return block.group(1).split("\n")

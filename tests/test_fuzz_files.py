@@ -32,6 +32,8 @@ from tests.fault_helpers import assert_clean, snapshot
 from tests.review_project import make_candidate, write_lines
 from tests.run_helpers import make_suite
 
+pytestmark = pytest.mark.slow
+
 runner = CliRunner()
 N = 3
 AGENT = "fuzz_agent_t7:agent"

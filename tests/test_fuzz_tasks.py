@@ -6,11 +6,14 @@ import json
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from perturb.cli import app
+
+pytestmark = pytest.mark.slow
 
 runner = CliRunner()
 

@@ -355,9 +355,11 @@ def test_progress_bar_writes_to_stderr_only_when_enabled(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = write_suite(tmp_path)
-    generate(path, GenerateOptions(classes=("typo",), per_class=1, progress=False))
+    from perturb.console import BarProgress
+
+    generate(path, GenerateOptions(classes=("typo",), per_class=1))
     assert capsys.readouterr().err == ""
-    generate(path, GenerateOptions(classes=("typo",), per_class=1, progress=True))
+    generate(path, GenerateOptions(classes=("typo",), per_class=1, progress=BarProgress(counts=False)))
     assert "generate travel" in capsys.readouterr().err
 
 

@@ -29,6 +29,8 @@ from perturb.run.agents.openai import OpenAIAgent
 from tests.fake_openai import FakeOpenAIServer, Reply, completion_body
 from tests.run_helpers import make_suite
 
+pytestmark = pytest.mark.slow
+
 KEY = "sk-test-faults-0123456789abcdef"
 runner = CliRunner()
 

@@ -26,36 +26,36 @@ from perturb.report.metrics import (
 from perturb.report.results import read_run
 from tests.synthetic_runs import Prompt, write_run
 
-SEED_COUNTS = [5, 4, 2, 0]  # seed 000: tasks A-D, five runs each
+WORKED_COUNTS = [5, 4, 2, 0]  # four tasks A-D, five trials each, c = 5, 4, 2, 0 passes
 
 
-# --------------------------------------------------------------------------- seed values
+# --------------------------------------------------------------------------- a worked example
 
 
-def test_seed_000_per_task_values() -> None:
+def test_per_task_mean_pass_at_2_and_pass_hat_2_of_four_tasks() -> None:
     # A mean=1.000 any=1.000 all=1.000 / B 0.8 1.0 0.6 / C 0.4 0.7 0.1 / D 0 0 0
     expected = [(1.0, 1.0, 1.0), (0.8, 1.0, 0.6), (0.4, 0.7, 0.1), (0.0, 0.0, 0.0)]
-    for c, (mean, any_, all_) in zip(SEED_COUNTS, expected, strict=True):
+    for c, (mean, any_, all_) in zip(WORKED_COUNTS, expected, strict=True):
         assert mean_success(5, c) == pytest.approx(mean, abs=1e-15)
         assert pass_at_k(5, c, 2) == pytest.approx(any_, abs=1e-15)
         assert pass_hat_k(5, c, 2) == pytest.approx(all_, abs=1e-15)
 
 
-def test_seed_000_macro_figures() -> None:
-    assert weighted_mean([mean_success(5, c) for c in SEED_COUNTS]) == pytest.approx(0.550)
-    assert weighted_mean([pass_at_k(5, c, 2) for c in SEED_COUNTS]) == pytest.approx(0.675)
-    assert weighted_mean([pass_hat_k(5, c, 2) for c in SEED_COUNTS]) == pytest.approx(0.425)
+def test_macro_figures_average_per_task_values() -> None:
+    assert weighted_mean([mean_success(5, c) for c in WORKED_COUNTS]) == pytest.approx(0.550)
+    assert weighted_mean([pass_at_k(5, c, 2) for c in WORKED_COUNTS]) == pytest.approx(0.675)
+    assert weighted_mean([pass_hat_k(5, c, 2) for c in WORKED_COUNTS]) == pytest.approx(0.425)
     # the array forms agree
-    assert pass_at_k_array(5, SEED_COUNTS, 2).mean() == pytest.approx(0.675)
-    assert pass_hat_k_array(5, SEED_COUNTS, 2).mean() == pytest.approx(0.425)
+    assert pass_at_k_array(5, WORKED_COUNTS, 2).mean() == pytest.approx(0.675)
+    assert pass_hat_k_array(5, WORKED_COUNTS, 2).mean() == pytest.approx(0.425)
     # and so does the whole pipeline (canonical class of a synthetic run)
-    outcomes = {f"t{i}": "P" * c + "W" * (5 - c) for i, c in enumerate(SEED_COUNTS)}
+    outcomes = {f"t{i}": "P" * c + "W" * (5 - c) for i, c in enumerate(WORKED_COUNTS)}
     analysis = analyze_counts(outcomes, [1, 2])
     canon = analysis.classes[0]
     assert (canon.mean, canon.pass_at[2], canon.pass_hat[2]) == pytest.approx((0.55, 0.675, 0.425))
 
 
-def test_seed_004_pass_at_2_is_0_7_and_k_1_is_c_over_n() -> None:
+def test_pass_at_2_of_2_in_5_is_0_7_and_k_1_is_c_over_n() -> None:
     assert pass_at_k(5, 2, 2) == pytest.approx(0.7, abs=1e-15)
     # 1 - C(3,2)/C(5,2) = 1 - 3/10
     assert pass_at_k(5, 2, 2) == float(1 - Fraction(3, 10))
@@ -98,7 +98,7 @@ def test_array_forms_match_scalar_forms() -> None:
 
 
 def test_rates_1_and_0_give_pass_hat_2_of_one_half_not_a_quarter() -> None:
-    """Seed 000: per task first; squaring the overall mean would give 0.25."""
+    """Per task first; squaring the overall mean would give 0.25."""
     per_task = [pass_hat_k(4, 4, 2), pass_hat_k(4, 0, 2)]
     assert weighted_mean(per_task) == 0.5
     mean = weighted_mean([mean_success(4, 4), mean_success(4, 0)])
@@ -125,7 +125,7 @@ def expected_plugin(n: int, p: float, k: int) -> float:
     return math.fsum(_binomial(n, p, c) * (c / n) ** k for c in range(n + 1))
 
 
-def test_unbiased_in_closed_form_versus_the_plugin_seed_002() -> None:
+def test_unbiased_in_closed_form_versus_the_plugin() -> None:
     # n = 8, p = 0.6, k = 4: the plug-in averages 0.195 against a true 0.130.
     assert 0.6**4 == pytest.approx(0.1296)
     assert expected_hypergeometric(8, 0.6, 4) == pytest.approx(0.6**4, abs=1e-12)
@@ -254,10 +254,10 @@ def test_variants_are_averaged_within_a_task_before_tasks_are_averaged(tmp_path:
 
 
 def test_pass_hat_k_curve() -> None:
-    curve = pass_hat_k_curve([5, 5, 5, 5], SEED_COUNTS)
+    curve = pass_hat_k_curve([5, 5, 5, 5], WORKED_COUNTS)
     assert [k for k, _ in curve] == [1, 2, 3, 4, 5]
     assert [v for _, v in curve] == pytest.approx([0.55, 0.425, 0.35, 0.3, 0.25])
-    # seed 002: a coin flip on every task decays; half always / half never stays at 0.5
+    # a coin flip on every task decays; half always / half never stays at 0.5
     assert pass_hat_k_curve([8, 8], [8, 0], k_max=8)[-1] == (8, 0.5)
     with pytest.raises(ValueError, match="exceeds the smallest n=4"):
         pass_hat_k_curve([4, 8], [1, 1], k_max=5)

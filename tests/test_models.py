@@ -157,28 +157,44 @@ def test_unknown_field_is_rejected(record: BaseModel) -> None:
         type(record).model_validate(data)
 
 
+def _all_records() -> list[type[m.Record]]:
+    """Every record class perturb defines (subclasses of ``Record``, recursively), after
+    importing every module of the package so none is missed."""
+    import importlib
+    import pkgutil
+
+    import perturb
+
+    for info in pkgutil.walk_packages(perturb.__path__, "perturb."):
+        if not info.name.endswith("__main__"):
+            importlib.import_module(info.name)
+    found: list[type[m.Record]] = []
+    todo = list(m.Record.__subclasses__())
+    while todo:
+        cls = todo.pop()
+        if cls.__module__.startswith("perturb.") and cls not in found:
+            found.append(cls)
+        todo.extend(cls.__subclasses__())
+    return found
+
+
 def test_every_field_has_a_docstring_description() -> None:
-    for model in (
-        m.Task,
-        m.Grader,
-        m.Candidate,
-        m.Provenance,
-        m.Screen,
-        m.GenerationSkip,
-        m.Decision,
-        m.SampleRule,
-        m.FixtureEntry,
-        m.LockDecision,
-        m.LockEntry,
-        m.Lock,
-        m.Usage,
-        m.Trial,
-        m.RunManifest,
-        m.ClassFigures,
-        m.Baseline,
-    ):
+    records = _all_records()
+    assert {
+        "Task",
+        "Grader",
+        "Candidate",
+        "Decision",
+        "FixtureEntry",
+        "Lock",
+        "Trial",
+        "RunManifest",
+        "Baseline",
+    } <= {r.__name__ for r in records}
+    for model in records:
+        assert model.__doc__ and model.__doc__.strip(), f"{model.__name__} has no class docstring"
         for name, info in model.model_fields.items():
-            assert info.description, f"{model.__name__}.{name} has no docstring"
+            assert info.description, f"{model.__module__}.{model.__name__}.{name} has no docstring"
 
 
 def test_grader_shorthand_string() -> None:

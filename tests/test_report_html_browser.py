@@ -24,6 +24,8 @@ from perturb.cli import app
 from perturb.report.formats.html import GREEN, PALETTE, RED
 from tests.synthetic_runs import demo_prompts, write_run
 
+pytestmark = pytest.mark.slow
+
 WIDTH, HEIGHT = 1200, 1600
 
 

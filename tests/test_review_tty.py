@@ -25,6 +25,8 @@ from perturb.freeze.fixtures import SuitePaths
 from perturb.records import Candidate, Lock
 from tests.review_project import SUITE, journal_lines, make_project
 
+pytestmark = pytest.mark.slow
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()=>][0-9A-Za-z]?")
 CLEAR = "\x1b[2J"
 

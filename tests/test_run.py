@@ -614,6 +614,7 @@ def test_progress_bar_renders_counts(project: Path) -> None:
 
     from rich.console import Console
 
+    from perturb.console import BarProgress
     from perturb.run.core import RunOptions, run
 
     buffer = io.StringIO()
@@ -624,8 +625,7 @@ def test_progress_bar_renders_counts(project: Path) -> None:
             agent="tests.sample_agents:prompt_only",
             trials=3,
             out=project / "runs" / "p",
-            progress=True,
-            progress_console=console,
+            progress=BarProgress(console),
         )
     )
     assert (summary.ran, summary.passed, summary.wrong, summary.errored) == (15, 0, 15, 0)

@@ -12,8 +12,12 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from perturb.records import Trial
 from tests.run_helpers import make_suite
+
+pytestmark = pytest.mark.slow
 
 N = 8
 TASKS = [

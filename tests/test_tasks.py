@@ -53,7 +53,7 @@ def test_good_file_loads(tmp_path: Path) -> None:
         ),
         (
             {**GOOD, "grader": "regex", "expected": "(unclosed"},
-            "1: expected: bad regex '(unclosed': missing ), unterminated subpattern at position 0 "
+            "1: expected: regex grader: bad pattern '(unclosed': missing ), unterminated subpattern at position 0 "
             "(expected a Python regex)",
         ),
         ({**GOOD, "weight": 0}, "1: weight: weight must be > 0, got 0 (expected a positive number)"),
@@ -78,7 +78,7 @@ def test_good_file_loads(tmp_path: Path) -> None:
         ),
         (
             {**GOOD, "grader": {"type": "numeric", "tolerance": 0.1}, "expected": "x"},
-            "1: expected: a numeric grader needs a number, got 'x'",
+            "1: expected: numeric grader: expected must be a number, got 'x'",
         ),
         (
             {**GOOD, "grader": {"type": "callable", "function": "nope"}},

@@ -20,9 +20,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import random
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,6 +39,7 @@ from perturb.generate.perturbations import (
 from perturb.generate.screen import duplicate_flag, screen_text
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import read_bytes, read_records, write_json_atomic, write_jsonl_atomic
+from perturb.progress import Progress
 from perturb.records import (
     Candidate,
     GenerationSkip,
@@ -81,7 +80,8 @@ class GenerateOptions:
     generator: str = "rules"
     llm: LLMSettings | None = None
     review_root: Path | None = None
-    progress: bool | None = None
+    progress: Progress | None = None
+    """Told how generation advances (the CLI draws a bar on a terminal); None: silent."""
 
 
 @dataclass
@@ -109,16 +109,16 @@ class GenerateResult:
         return "  ".join(f"{c} {self.by_class.get(c, 0)}" for c in shown)
 
     def summary(self) -> str:
-        """The lines ``perturb generate`` prints."""
-        lines = [
+        """What the CLI prints: totals, every requested class with its count (zeros
+        included), and the next command."""
+        counts = self.class_counts()
+        return (
             f"{self.review_dir}: {self.candidates} candidates ({self.new} new, "
             f"{self.kept_decided} kept with their review decisions), {self.flagged} flagged by "
-            f"the pre-screen, {self.skipped} skipped (see skipped.jsonl)"
-        ]
-        counts = self.class_counts()
-        if counts:
-            lines.append(f"  {counts}")
-        return "\n".join(lines)
+            f"the pre-screen, {self.skipped} skipped (see skipped.jsonl)\n"
+            f"  {counts}\n"
+            f"next: perturb review {self.suite}"
+        )
 
 
 # --------------------------------------------------------------------------- generation
@@ -211,7 +211,7 @@ async def _llm_all(
     options: GenerateOptions,
     rejected: dict[str, set[str]],
     cache_dir: Path,
-    tick: Any,
+    tick: Callable[[int], None],
 ) -> tuple[list[_Draft], list[GenerationSkip]]:
     from perturb.generate.llm import request_variants, template, variant_details
     from perturb.io.llm import ResponseCache, make_client
@@ -268,27 +268,6 @@ async def _llm_all(
     return drafts, skips
 
 
-@contextmanager
-def _progress(total: int, enabled: bool, label: str) -> Iterator[Any]:
-    if not enabled or total == 0:
-        yield lambda n: None
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    progress = Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    )
-    with progress:
-        bar = progress.add_task(label, total=total)
-        yield lambda n: progress.advance(bar, n)
-
-
 def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult:
     """Generate candidates for every task of ``tasks_path`` into ``review/<suite>/``."""
     path = Path(tasks_path)
@@ -336,8 +315,18 @@ def _generate_locked(
     contexts = [prepare(t) for t in tasks]
     per_task_jobs = sum(len(options.levels[c]) for c in options.classes) * options.per_class
     total = per_task_jobs * len(tasks)
-    enabled = sys.stderr.isatty() if options.progress is None else options.progress
-    with _progress(total, enabled, f"generate {suite.name}") as tick:
+    progress = options.progress
+    done = 0
+
+    def tick(n: int) -> None:
+        nonlocal done
+        done += n
+        if progress is not None:
+            progress.update(done, {})
+
+    if progress is not None:
+        progress.start(f"generate {suite.name}", total)
+    try:
         if options.generator == "rules":
             drafts, skips = [], []
             for ctx in contexts:
@@ -347,6 +336,9 @@ def _generate_locked(
                 tick(per_task_jobs)
         else:
             drafts, skips = asyncio.run(_llm_all(contexts, options, rejected, review_dir / "llm-cache", tick))
+    finally:
+        if progress is not None:
+            progress.stop()
     return _write(
         suite.name, path, review_dir, contexts, options, drafts, skips, existing, old_skips, decided
     )
@@ -417,7 +409,7 @@ def _write(
     skip_list = [uniq[k] for k in sorted(uniq, key=lambda k: (k[0], kind_rank(k[1]), k[2], k[3]))]
     write_jsonl_atomic(review_dir / "candidates.jsonl", [c.model_dump(mode="json") for c in allc])
     write_jsonl_atomic(review_dir / "skipped.jsonl", [s.model_dump(mode="json") for s in skip_list])
-    by_class = {cls: sum(1 for c in allc if c.perturbation == cls) for cls in class_names()}
+    by_class = {cls: sum(1 for c in allc if c.perturbation == cls) for cls in options.classes}
     flagged = sum(1 for c in allc if not c.screen.passed)
     info = _generation_info(
         suite, path, options, len(allc), len(fresh), len(kept), flagged, len(skip_list), by_class

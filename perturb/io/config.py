@@ -39,7 +39,7 @@ DEFAULT_TIERS: dict[str, dict[str, Any]] = {
     "full": {"trials": 5},
     "stress": {"trials": 10},
 }
-"""Seed 003's schedule: smoke on every commit, full nightly, stress weekly."""
+"""The built-in tiers: smoke on every commit, full nightly, stress weekly."""
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,10 @@ from typing import Any, Literal
 from perturb.errors import InputError, ReviewError, UsageError
 from perturb.freeze.fixtures import SuitePaths, find_suite
 from perturb.generate.perturbations import class_names, kind_rank
+from perturb.io.clock import utc_now
 from perturb.io.jsonl import Appender, iter_jsonl_lines, validate_record
 from perturb.records import Candidate, Decision, SampleRule, Screen, Task
-from perturb.review.lock import ReviewLock, utc_now
+from perturb.review.lock import ReviewLock
 from perturb.tasks import load_tasks, task_hash
 
 Status = Literal["undecided", "accepted", "rejected", "edited", "skipped"]

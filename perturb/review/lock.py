@@ -18,16 +18,11 @@ import os
 import secrets
 import socket
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from perturb.errors import OutputError, ReviewLockedError
-
-
-def utc_now() -> str:
-    """Current UTC time as ISO 8601 with ``Z`` and second precision."""
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+from perturb.io.clock import utc_now
 
 
 def _proc_stat_fields(pid: int) -> list[str] | None:

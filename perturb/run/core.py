@@ -20,11 +20,9 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +30,14 @@ from perturb.errors import GraderError, UsageError
 from perturb.freeze.core import assert_verified, load_fixtures
 from perturb.freeze.fixtures import lock_path_for
 from perturb.generate.perturbations import variant_kinds
+from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
+from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
-from perturb.run.graders import check_grader
+from perturb.run.graders import GRADERS, check_grader
 from perturb.run.scheduler import Counts, TrialRunner
 from perturb.run.store import (
     TrialIndex,
@@ -76,10 +76,8 @@ class RunOptions:
     base_url: str | None = None
     api_key_env: str | None = None
     judge_model: str | None = None
-    progress: bool | None = None
-    """None: a progress bar when stderr is a terminal."""
-    progress_console: Any = None
-    """A ``rich.console.Console`` for the bar (tests and benchmarks)."""
+    progress: Progress | None = None
+    """Told how the run advances (the CLI draws a bar on a terminal); None: silent."""
 
 
 @dataclass
@@ -101,7 +99,7 @@ class RunSummary:
     resumed: bool = False
     notes: list[str] = field(default_factory=list)
 
-    def line(self) -> str:
+    def summary(self) -> str:
         """The one-line summary the CLI prints."""
         what = "re-ran" if self.retry_pass else "ran"
         head = (
@@ -121,10 +119,6 @@ class RunSummary:
         elif t["errored"]:
             tail += f" (or --retry-errored to re-run the {t['errored']} errored)"
         return f"{head}; {run}; {tail}"
-
-
-def utc_now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _select(
@@ -199,7 +193,7 @@ def _secrets(agent: Agent, judge: Any, options: RunOptions) -> list[str]:
 
 
 def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
-    models = {e.grader.model for e in entries if e.grader.type == "llm_judge"}
+    models = {e.grader.model for e in entries if GRADERS.get(e.grader.type).uses_judge}
     if not models:
         return None
     from perturb.run.graders.llm_judge import LLMJudge
@@ -388,15 +382,13 @@ def _execute(plan: _Plan) -> RunSummary:
         counts=counts,
         fsync_interval=FSYNC_INTERVAL_S,
     )
-    show = options.progress if options.progress is not None else sys.stderr.isatty()
     with Appender(trials_path, fsync=False) as appender:
         asyncio.run(
             runner.run(
                 jobs,
                 appender,
                 todo=todo,
-                progress=show,
-                console=options.progress_console,
+                progress=options.progress,
                 label=run_id,
             )
         )

@@ -21,9 +21,10 @@ from typing import Any
 from perturb.errors import OutputError
 from perturb.io.hashing import content_hash
 from perturb.io.jsonl import Appender
+from perturb.progress import Progress
 from perturb.records import FixtureEntry
 from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
-from perturb.run.graders import grade, grade_async
+from perturb.run.graders import GRADERS, GraderSpec, grade, grade_async
 from perturb.run.store import trial_seed
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
@@ -40,6 +41,10 @@ class Counts:
     retried: int = 0
     """Trials that replaced an earlier errored line (``--retry-errored``)."""
 
+    def breakdown(self) -> dict[str, int]:
+        """The outcome counts a progress display shows."""
+        return {"passed": self.passed, "wrong": self.wrong, "errored": self.errored}
+
 
 class _TrialTimeout(Exception):
     pass
@@ -52,7 +57,7 @@ class _Ctx:
     entry: FixtureEntry
     head: dict[str, Any]
     task_context: dict[str, Any]
-    slow_grader: bool
+    grader: GraderSpec
 
 
 class TrialRunner:
@@ -117,7 +122,7 @@ class TrialRunner:
                     "slots": entry.slots,
                     "metadata": entry.metadata,
                 },
-                slow_grader=entry.grader.type in ("callable", "llm_judge"),
+                grader=GRADERS.get(entry.grader.type),
             )
             self._ctx[entry.id] = ctx
         return ctx
@@ -138,10 +143,11 @@ class TrialRunner:
 
     async def _grade(self, ctx: _Ctx, output: Any) -> tuple[bool, str | None]:
         entry = ctx.entry
-        if not ctx.slow_grader:
-            return grade(entry.grader, entry.expected, output, ctx.task_context)
-        if entry.grader.type == "llm_judge":
+        spec = ctx.grader
+        if spec.grade_async is not None:
             return await grade_async(entry.grader, entry.expected, output, ctx.task_context, judge=self.judge)
+        if not spec.blocking:
+            return grade(entry.grader, entry.expected, output, ctx.task_context)
         if self._pool is None:
             self._pool = DaemonPool("perturb-grader")
         loop = asyncio.get_running_loop()
@@ -242,48 +248,11 @@ class TrialRunner:
                 synced = self._written
                 await asyncio.to_thread(appender.sync)
 
-    async def _progress_loop(self, progress: Any, task: Any, started: float) -> None:
+    async def _progress_loop(self, progress: Progress) -> None:
         counts = self.counts
         while True:
             await asyncio.sleep(0.2)
-            elapsed = max(time.perf_counter() - started, 1e-9)
-            progress.update(
-                task,
-                completed=counts.ran,
-                rate=f"{counts.ran / elapsed:.1f}/s",
-                passed=counts.passed,
-                wrong=counts.wrong,
-                errored=counts.errored,
-            )
-            progress.refresh()
-
-    def _make_progress(self, console: Any, todo: int, label: str) -> tuple[Any, Any]:
-        from rich.console import Console
-        from rich.progress import (
-            BarColumn,
-            MofNCompleteColumn,
-            Progress,
-            TextColumn,
-            TimeRemainingColumn,
-        )
-
-        progress = Progress(
-            TextColumn("{task.description}"),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]}"),
-            TextColumn("ETA"),
-            TimeRemainingColumn(),
-            TextColumn(
-                "[green]{task.fields[passed]} passed[/] [yellow]{task.fields[wrong]} wrong[/] "
-                "[red]{task.fields[errored]} errored[/]"
-            ),
-            console=console or Console(stderr=True),
-            auto_refresh=False,
-        )
-        task = progress.add_task(label, total=todo, rate="", passed=0, wrong=0, errored=0)
-        progress.start()
-        return progress, task
+            progress.update(counts.ran, counts.breakdown())
 
     async def run(
         self,
@@ -291,19 +260,16 @@ class TrialRunner:
         appender: Appender,
         *,
         todo: int,
-        progress: bool,
-        console: Any = None,
+        progress: Progress | None = None,
         label: str = "trials",
     ) -> None:
         """Run every job; re-raises :class:`AgentFatalError` (in-flight trials are dropped,
         unwritten, so a rerun does them)."""
-        started = time.perf_counter()
         await self.agent.start()
         helpers: list[asyncio.Task[None]] = [asyncio.create_task(self._fsync_loop(appender))]
-        bar = None
-        if progress:
-            bar, task = self._make_progress(console, todo, label)
-            helpers.append(asyncio.create_task(self._progress_loop(bar, task, started)))
+        if progress is not None:
+            progress.start(label, todo)
+            helpers.append(asyncio.create_task(self._progress_loop(progress)))
         workers = [
             asyncio.create_task(self._worker(jobs, appender))
             for _ in range(max(1, min(self.concurrency, todo)))
@@ -320,18 +286,9 @@ class TrialRunner:
             await asyncio.gather(*workers, *helpers, return_exceptions=True)
             with contextlib.suppress(OutputError):
                 appender.sync()
-            if bar is not None:
-                elapsed = max(time.perf_counter() - started, 1e-9)
-                bar.update(
-                    task,
-                    completed=self.counts.ran,
-                    passed=self.counts.passed,
-                    wrong=self.counts.wrong,
-                    errored=self.counts.errored,
-                    rate=f"{self.counts.ran / elapsed:.1f}/s",
-                )
-                bar.refresh()
-                bar.stop()
+            if progress is not None:
+                progress.update(self.counts.ran, self.counts.breakdown())
+                progress.stop()
             await self.agent.aclose()
             if self.judge is not None:
                 await self.judge.aclose()

@@ -1,7 +1,7 @@
 """The JSON report: a versioned schema (``perturb.report/v1``) naming its metric definitions.
 
 Floats are rounded to 6 decimals; k-indexed figures are objects keyed by k as a string
-(``{"1": 0.55, "2": 0.425}``). The layout is documented in the README (section "report").
+(``{"1": 0.55, "2": 0.425}``). The layout is documented in docs/reports.md.
 """
 
 from __future__ import annotations

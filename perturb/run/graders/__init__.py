@@ -115,8 +115,12 @@ async def grade_async(
     return await spec.grade_async(grader, expected, value, GradeContext(task_context or {}, judge))
 
 
-def check_grader(grader: Grader, expected: Any, *, judge: LLMJudge | None = None) -> None:
-    """Raise :class:`GraderError` if this grader cannot grade anything (checked before a run)."""
+def check_grader(
+    grader: Grader, expected: Any, *, judge: LLMJudge | None = None, offline: bool = False
+) -> None:
+    """Raise :class:`GraderError` if this grader cannot grade anything: ``expected`` of the
+    wrong kind, a bad pattern; unless ``offline``, also a callable that does not import or a
+    judge that is not configured (checked before a run)."""
     spec = GRADERS.get(grader.type)
     if spec.check is not None:
-        spec.check(grader, expected, GradeContext({}, judge))
+        spec.check(grader, expected, GradeContext({}, judge, offline))

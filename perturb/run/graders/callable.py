@@ -52,7 +52,8 @@ def _grade(grader: Grader, expected: Any, output: Any, ctx: GradeContext) -> Gra
 
 
 def _check(grader: Grader, expected: Any, ctx: GradeContext) -> None:
-    load_callable(grader.function or "")
+    if not ctx.offline:
+        load_callable(grader.function or "")
 
 
 def _validate(grader: Grader) -> None:
@@ -69,4 +70,5 @@ SPEC = GraderSpec(
     check=_check,
     validate=_validate,
     options=frozenset({"function"}),
+    blocking=True,
 )

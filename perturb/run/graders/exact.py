@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from perturb.errors import GraderError
 from perturb.records import Grader
 from perturb.run.graders._common import NOT_JSON, GradeResult, parse_json_output, same, short
 from perturb.run.graders.spec import GradeContext, GraderSpec
@@ -24,6 +25,14 @@ def _grade(grader: Grader, expected: Any, output: Any, ctx: GradeContext) -> Gra
     return _grade_exact(expected, output)
 
 
+def _check(grader: Grader, expected: Any, ctx: GradeContext) -> None:
+    if expected is None:
+        raise GraderError("exact grader: expected is null (expected the value a correct answer equals)")
+
+
 SPEC = GraderSpec(
-    name="exact", summary="output == expected (JSON text matches a non-text expected)", grade=_grade
+    name="exact",
+    summary="output == expected (JSON text matches a non-text expected)",
+    grade=_grade,
+    check=_check,
 )

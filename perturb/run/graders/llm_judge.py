@@ -156,7 +156,7 @@ async def _grade_async(grader: Grader, expected: Any, output: Any, ctx: GradeCon
 
 
 def _check(grader: Grader, expected: Any, ctx: GradeContext) -> None:
-    if ctx.judge is None:
+    if ctx.judge is None and not ctx.offline:
         raise GraderError(
             "llm_judge grader: no judge configured (pass --judge-model MODEL, or set the "
             "grader's model, and an API key in OPENAI_API_KEY or --api-key-env)"
@@ -176,4 +176,5 @@ SPEC = GraderSpec(
     check=_check,
     validate=_validate,
     options=frozenset({"rubric", "model"}),
+    uses_judge=True,
 )

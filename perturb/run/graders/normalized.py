@@ -7,6 +7,7 @@ import re
 import unicodedata
 from typing import Any
 
+from perturb.errors import GraderError
 from perturb.records import Grader
 from perturb.run.graders._common import GradeResult, as_text, short
 from perturb.run.graders.spec import GradeContext, GraderSpec
@@ -32,6 +33,14 @@ def _grade(grader: Grader, expected: Any, output: Any, ctx: GradeContext) -> Gra
     return _grade_normalized(expected, output)
 
 
+def _check(grader: Grader, expected: Any, ctx: GradeContext) -> None:
+    if expected is None:
+        raise GraderError("normalized grader: expected is null (expected the value a correct answer equals)")
+
+
 SPEC = GraderSpec(
-    name="normalized", summary="equal after NFKC, case folding, whitespace and edge punctuation", grade=_grade
+    name="normalized",
+    summary="equal after NFKC, case folding, whitespace and edge punctuation",
+    grade=_grade,
+    check=_check,
 )

@@ -21,6 +21,9 @@ class GradeContext:
     """The task as the agent saw it: prompt, ids, slots, metadata."""
     judge: LLMJudge | None = None
     """The run's LLM judge (``--judge-model``), for graders that ask a model."""
+    offline: bool = False
+    """``check`` only: judge the task file alone (``perturb validate``, ``freeze``): no import
+    of user code, no service; what a run needs besides is checked before the run."""
 
 
 GradeFn = Callable[[Grader, Any, Any, GradeContext], GradeResult]
@@ -49,3 +52,8 @@ class GraderSpec:
     check: CheckFn | None = None
     validate: ValidateFn | None = None
     options: frozenset[str] = frozenset()
+    blocking: bool = False
+    """True when ``grade`` runs code that may block (a user's function): the runner calls it
+    in a worker thread so it never stalls the other trials."""
+    uses_judge: bool = False
+    """True when the grader asks the run's LLM judge (``--judge-model``): the run creates one."""
