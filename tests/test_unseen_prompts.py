@@ -356,3 +356,10 @@ def test_paraphrase_does_not_turn_a_stated_purpose_into_a_request() -> None:
     t = task("I need some cash to feel comfortable on the trip. Can I raise my ATM limit?")
     for text in texts(t, "paraphrase"):
         assert not re.search(r"(?:Can|Could) I (?:get|have|please have) some cash", text), text
+
+
+def test_a_swap_whose_target_is_inside_the_matched_phrase_still_applies() -> None:
+    # "I need" -> "need": the target is part of the phrase itself, not a nearby repetition
+    t = task("I need to cancel my gym membership from next month.", {"when": "next month"})
+    terse = [v for v in texts(t, "register") if v.startswith(("Need to", "need to"))]
+    assert terse, texts(t, "register")

@@ -78,7 +78,7 @@ def phrase_ops(masked: str, rules: Sequence[Rule], rng: random.Random, prefix: s
             if not _fits(entry, masked, m.start(), m.end()):
                 continue
             target = rng.choice(entry["to"])
-            near = low[max(0, m.start() - 80) : m.end() + 80]
+            near = low[max(0, m.start() - 80) : m.start()] + " | " + low[m.end() : m.end() + 80]
             if re.search(r"(?<![\w'’-])" + re.escape(target.lower()) + r"(?![\w'’-])", near):
                 continue  # "cheap or fairly inexpensive" never becomes "cheap or fairly cheap"
             # as written when matched as written ("I need it for" -> "it's for"); else in the
