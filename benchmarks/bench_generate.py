@@ -20,7 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from perturb.generate.core import GenerateOptions, generate, rng_for  # noqa: E402
-from perturb.generate.perturbations import REGISTRY, class_names, prepare  # noqa: E402
+from perturb.generate.perturbations import CLASSES, class_names, prepare  # noqa: E402
 from perturb.records import Task  # noqa: E402
 
 CITIES = ["Delhi", "Mumbai", "London", "Paris", "Berlin", "Tokyo", "Sydney", "Dubai", "Madrid", "Rome"]
@@ -82,7 +82,7 @@ def typo_comparison(tasks: list[Task], n: int = 300) -> tuple[float, float]:
 
     sample = tasks[:n]
     contexts = [prepare(t) for t in sample]
-    spec = REGISTRY["typo"]
+    spec = CLASSES.get("typo")
     start = time.perf_counter()
     for ctx in contexts:
         spec.generate(ctx, 0.2, rng_for(0, ctx.task.id, "typo", 0.2, 0, 0), 0)

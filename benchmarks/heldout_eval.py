@@ -7,6 +7,11 @@ working when the package's internals move.
   python3 benchmarks/heldout_eval.py generate --tag before
   python3 benchmarks/heldout_eval.py show --tag before [--task bank-001] [--cls typo]
   python3 benchmarks/heldout_eval.py table --tag before [--json]
+
+`--root DIR` (before the mode) measures another set laid out the same way, e.g. the
+development set: `python3 benchmarks/heldout_eval.py --root benchmarks/dev generate --tag dev`
+(tasks from `DIR/tasks/*.jsonl`, output in `DIR/<tag>/`). `table` needs no labels for the ε
+columns: without `DIR/<tag>/labels.jsonl` the label columns print "–".
 """
 
 from __future__ import annotations
@@ -77,7 +82,7 @@ def cmd_generate(args) -> None:
             if (src / name).exists():
                 shutil.copyfile(src / name, out / name)
         (out / "command.txt").write_text(
-            "perturb generate benchmarks/heldout/tasks/heldout.jsonl --generator rules --seed "
+            f"perturb generate {TASKS.relative_to(ROOT.parent.parent)} --generator rules --seed "
             f"{args.seed} --per-class {args.per_class} --intensity {args.intensity} "
             "--review-dir <tmpdir>\n" + proc.stdout,
             encoding="utf-8",
@@ -180,7 +185,7 @@ def cmd_table(args) -> None:
         print()
         return
     lines = [
-        f"Held-out set `{args.tag}`: {r['tasks']} tasks, {r['candidates']} candidates, "
+        f"Set `{ROOT.name}/{args.tag}`: {r['tasks']} tasks, {r['candidates']} candidates, "
         f"{r['labelled']} labelled.",
         "",
         "| class | tasks with no variant | candidates | natural % | meaning % | natural & meaning % "
@@ -201,7 +206,7 @@ def cmd_table(args) -> None:
         lines += [
             "",
             f"self_correction coverage over tasks with a correctable value "
-            f"(benchmarks/heldout/correctable.json): {sc['correctable_covered']}/"
+            f"({ROOT.name}/correctable.json): {sc['correctable_covered']}/"
             f"{sc['correctable_tasks']} ({fmt(sc['correctable_covered_pct'])}%).",
         ]
     lines += [
@@ -218,8 +223,40 @@ def cmd_table(args) -> None:
     print("\n".join(lines))
 
 
+def use_root(root: Path) -> None:
+    """Measure the set in ``root`` (tasks from ``root/tasks/*.jsonl``)."""
+    global ROOT, TASKS
+    ROOT = Path(root).resolve()
+    found = sorted((ROOT / "tasks").glob("*.jsonl"))
+    if len(found) != 1:
+        sys.exit(f"error: expected one task file in {ROOT / 'tasks'}, found {len(found)}")
+    TASKS = found[0]
+
+
+def epsilon_table(tag: str) -> str:
+    """Requested vs mean measured ε per class and level (no labels needed), with the number
+    of candidates and the tasks with at least one candidate, as a markdown table."""
+    r = compute(tag)
+    levels = sorted({float(lv) for row in r["classes"].values() for lv in row["levels"]})
+    head = "| class | " + " | ".join(f"ε requested {lv:g}: measured (n)" for lv in levels)
+    lines = [head + " | tasks with a variant |", "| --- |" + " --- |" * (len(levels) + 1)]
+    for cls, row in r["classes"].items():
+        cells = []
+        for lv in levels:
+            d = row["levels"].get(str(lv))
+            cells.append("–" if d is None else f"{d['mean_epsilon']:.2f} ({d['n']})")
+        covered = r["tasks"] - row["tasks_no_variant"]
+        lines.append(f"| {cls} | " + " | ".join(cells) + f" | {covered} of {r['tasks']} |")
+    return "\n".join(lines)
+
+
+def cmd_epsilon(args) -> None:
+    print(epsilon_table(args.tag))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--root", help="set directory (default: benchmarks/heldout)")
     sub = p.add_subparsers(dest="mode", required=True)
     g = sub.add_parser("generate", help="run the rules generator on the held-out set")
     g.add_argument("--tag", required=True)
@@ -235,8 +272,12 @@ def main() -> None:
     t = sub.add_parser("table", help="per-class table from candidates + labels")
     t.add_argument("--tag", required=True)
     t.add_argument("--json", action="store_true")
+    e = sub.add_parser("epsilon", help="requested vs measured ε per class and level (no labels)")
+    e.add_argument("--tag", required=True)
     args = p.parse_args()
-    {"generate": cmd_generate, "show": cmd_show, "table": cmd_table}[args.mode](args)
+    if args.root:
+        use_root(Path(args.root))
+    {"generate": cmd_generate, "show": cmd_show, "table": cmd_table, "epsilon": cmd_epsilon}[args.mode](args)
 
 
 if __name__ == "__main__":

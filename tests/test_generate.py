@@ -100,7 +100,7 @@ def test_cli_generate_writes_review_files(tmp_path: Path) -> None:
     assert f"{len(cands)} candidates ({len(cands)} new" in result.stdout
     tasks = {t.id: t for t in load_tasks(path).tasks}
     for c in cands:
-        assert c.id == "c-" + short_id(["travel", c.task_id, c.perturbation, c.text])
+        assert c.id == "c-" + short_id(["travel", c.task_id, c.perturbation, c.text, repr(c.level)])
         assert c.suite == "travel" and c.generator.kind == "rules" and c.generator.seed == 0
         assert c.task_sha256 == task_hash(tasks[c.task_id])
         assert c.level == CLASSES.get(c.perturbation).default_level

@@ -148,14 +148,18 @@ def test_llm_generation_records_provenance_and_is_screened(
     assert sc["flight"].details["corrections"] == [
         {"slot": "day", "wrong": "Thursday", "final": "Friday", "phrasing": "sorry, I meant"}
     ]
-    assert sc["flight"].screen.passed and sc["flight"].epsilon == 0.5  # 1 of 2 correctable slots
+    # ε = added words / canonical words: "Thursday — sorry, I meant" adds 4 words to 12
+    assert sc["flight"].screen.passed and sc["flight"].epsilon == round(4 / 12, 4)
     # inferred from the text when the model names nothing
     assert sc["refund"].details["corrections"] == [
         {"slot": "order", "wrong": "#4812", "final": "#4821", "phrasing": "no wait,"}
     ]
     reorder = {c.task_id: c for c in cands if c.perturbation == "reorder"}
     assert reorder["refund"].text == "The parcel arrived damaged. I'd like a refund for order #4821."
-    assert reorder["refund"].epsilon == 1.0
+    # word-weighted Kendall: segments "I'd like a refund" (4 words), "for order #4821" (3),
+    # "The parcel arrived damaged" (4) -> order [2, 0, 1]: 4*4 + 4*3 = 28 discordant word
+    # pairs of 11*10/2 = 55
+    assert reorder["refund"].epsilon == round(28 / 55, 4)
     assert reorder["flight"].screen.flags == ["identical to the canonical prompt"]
     reg = next(c for c in cands if c.perturbation == "register")
     assert reg.details["register"] in ("formal_british", "casual_indian", "terse_us")

@@ -24,6 +24,7 @@ from perturb.generate.perturbations import (
     paraphrase,
     prepare,
     register,
+    reorder,
     self_correction,
     typo,
 )
@@ -169,17 +170,25 @@ def test_paraphrase_skips_when_no_rule_applies() -> None:
 def test_reorder_moves_constraints_and_measures_kendall_tau() -> None:
     v = gen(CHANGE, "reorder", 1.0)
     assert v.text.startswith("Hi, ")
-    assert sorted(v.details["order"]) == [0, 1, 2]
-    assert v.details["order"] != [0, 1, 2]
+    n = len(v.details["segments"])
+    assert n >= 3 and sorted(v.details["order"]) == list(range(n))
+    assert v.details["order"] != list(range(n))
+    # ε = word-weighted Kendall distance: each segment counts as many words as it has
+    weights = [len(words(seg)) for seg in v.details["segments"]]
     assert measure_epsilon(CHANGE, "reorder", v.text) == pytest.approx(
-        round(kendall_distance(v.details["order"]), 4)
+        round(reorder.weighted_kendall(v.details["order"], weights), 4)
     )
     for sentence in ("make sure the seat is a window seat", "My budget is $200", "BK-48213 to Saturday"):
         assert sentence.lower() in v.text.lower()
 
 
 def test_reorder_clause_level_budget_moves() -> None:
-    texts = {gen(FLIGHT, "reorder", 0.5, seed, index).text for seed in range(3) for index in (0, 1)}
+    texts = {
+        gen(FLIGHT, "reorder", level, seed, index).text
+        for seed in range(6)
+        for index in (0, 1)
+        for level in (0.1, 0.5)
+    }
     assert "Book me a flight to Delhi on Friday, under £300, economy class." in texts
     assert "Under £300, book me a flight to Delhi on Friday, economy class." in texts
 
@@ -195,7 +204,8 @@ def test_reorder_clause_level_budget_moves() -> None:
         ("1. Cancel the order 2. Refund me", "order carries meaning (numbered steps)"),
         (
             "Please send the invoice to accounts@acme.com.",
-            "fewer than two constraint segments to reorder (one sentence without separable clauses)",
+            "fewer than two constraint segments to reorder (one sentence without separable "
+            "clauses or modifier phrases)",
         ),
     ],
 )
@@ -234,7 +244,12 @@ def test_distractor_pool_holds_no_competing_values() -> None:
         assert find_protected(s) == [], s
         assert not any(n in s for n in names), s
         assert not timeish.search(s), s
-    assert len(distractor.pool()) == len(sentences)
+    # used: whole clauses; never a verbless fragment, stock filler or a follow-up
+    used = {text for text, _, _ in distractor.pool()}
+    assert used <= set(sentences) and len(used) >= 250
+    for dropped in ("Noisy street.", "Busy household.", "Sorry, I digress.", "Hope all is well."):
+        assert dropped in sentences and dropped not in used
+    assert "Kettle's boiling." in used
     for s in sentences:  # nothing inserted can be read as referring to the user's text
         assert not distractor.BACKREF_RE.match(s), s
     lengths = {len(words(s)) for s in sentences}
@@ -274,8 +289,8 @@ def test_distractor_filters_sentences_sharing_words_with_the_task() -> None:
 
 def test_self_correction_final_value_is_canonical_with_several_phrasings() -> None:
     phrasings = set()
-    for seed in range(40):
-        v = gen(FLIGHT, "self_correction", 0.3, seed)
+    for seed, level in [(seed, level) for seed in range(40) for level in (0.1, 0.3, 0.6, 0.9)]:
+        v = gen(FLIGHT, "self_correction", level, seed)
         c = v.details
         assert c["final"] == FLIGHT.slots[c["slot"]]
         assert c["wrong"] != c["final"]
@@ -285,10 +300,15 @@ def test_self_correction_final_value_is_canonical_with_several_phrasings() -> No
         if c["slot"] == "destination":
             assert c["wrong"] in places()["city"]
         if c["slot"] == "budget":
-            assert re.fullmatch(r"£\d+", c["wrong"])
+            # another amount, or the same amount in another currency
+            assert re.fullmatch(r"£\d+", c["wrong"]) or c["wrong"] in ("$300", "€300")
         phrasings.add(c["phrasing"])
         assert screen_text(FLIGHT, v.text, "self_correction", v.details).passed
-        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(round(1 / 3, 4))
+        # ε = added words / canonical words
+        added = len(words(v.text)) - len(words(FLIGHT.prompt))
+        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(
+            round(added / len(words(FLIGHT.prompt)), 4)
+        )
     assert phrasings == set(self_correction.PHRASINGS)
 
 
@@ -298,7 +318,9 @@ def test_self_correction_level_one_corrects_every_clause_it_can() -> None:
     for seed in range(10):
         v = gen(FLIGHT, "self_correction", 1.0, seed=seed)
         assert [c["slot"] for c in v.details["corrections"]] == ["day", "budget"]
-        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(round(2 / 3, 4))
+        assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(
+            round((len(words(v.text)) - 12) / 12, 4)
+        )
 
 
 def test_self_correction_skips_without_a_correctable_slot() -> None:
@@ -570,6 +592,8 @@ def test_typo_always_has_a_keyboard_slip_and_casing_is_counted_separately() -> N
 
 def test_distractor_levels_separate_and_land_near_the_level() -> None:
     for task in TRAVEL.values():
+        if distractor.message_style(prepare(task).masked) != "written":
+            continue  # voice commands and lower-case messages: see the tests of their own
         n = len(words(task.prompt))
         for index in (0, 1):
             for seed in (0, 1):
@@ -722,7 +746,12 @@ def test_paraphrase_changes_more_than_contractions() -> None:
                 continue
             assert set(v.details["rules"]) - minor, (task.id, v.text)
             assert measure_epsilon(task, "paraphrase", v.text) >= 0.08, (task.id, v.text)
-    texts = {keyed(TRAVEL["travel-016"], "paraphrase", 0.2, seed).text for seed in range(10)}
+    texts = set()
+    for seed in range(10):
+        try:
+            texts.add(keyed(TRAVEL["travel-016"], "paraphrase", 0.2, seed).text)
+        except SkipGeneration:
+            continue
     assert "What is the checked baggage allowance in premium economy?" not in texts
 
 
@@ -836,27 +865,62 @@ def test_register_changes_the_request_itself_in_every_variant() -> None:
     assert "haven't" in v.text and "have not" not in v.text, v.text
 
 
-def test_distractor_inserts_whole_sentences_and_never_opens_with_a_follow_up() -> None:
+def test_distractor_inserts_whole_sentences_and_never_a_follow_up() -> None:
+    # "Sorry, I digress." style follow-ups read as filler: never inserted (they were allowed
+    # after the first sentence before; the held-out review found them unnatural)
     data = load_data("distractors")
     assert "clauses" not in data
     later = set(data["follow_ups"])
-    assert "Sorry, I digress." in later and later <= set(data["sentences"])
     pool = set(data["sentences"])
+    spoken = set(data["spoken"])
     for task in TRAVEL.values():
+        style = distractor.message_style(prepare(task).masked)
         for seed in range(4):
             v = keyed(task, "distractor", 1.0, seed)
             for item in v.details["inserted"]:
-                assert item["text"] in pool, item  # no aside glued on
-                if item["text"] in later:
-                    assert item["gap"] >= 1, (task.id, v.text)
-            assert not v.text.startswith(tuple(later)), v.text
-    # a one-sentence prompt without a final stop has no place after it: no follow-up at all
+                assert item["text"] in (spoken if style == "spoken" else pool), item
+                assert item["text"] not in later, (task.id, v.text)
     bare = Task(id="bare", prompt="Cancel BK-12345", expected="ok", grader="exact")  # type: ignore[arg-type]
-    allowed = {s for s, _ in distractor._allowed(distractor._banned(prepare(bare)), False).sentences}
-    assert not allowed & later
     for seed in range(30):
         v = gen(bare, "distractor", 3.0, seed)
-        assert not any(item["text"] in later for item in v.details["inserted"]), v.text
+        assert v.details["style"] == "spoken" and len(v.details["inserted"]) <= 2, v.text
+        assert v.text.endswith("cancel BK-12345"), v.text
+
+
+def test_distractor_fits_voice_commands_and_lower_case_messages() -> None:
+    voice = Task(
+        id="v", prompt="Set a timer for 45 seconds", expected="ok", grader="exact", slots={"d": "45 seconds"}
+    )  # type: ignore[arg-type]
+    eps = []
+    for level in (0.1, 0.5, 1.0):
+        v = gen(voice, "distractor", level, 0)
+        # a spoken lead-in, then the command in lower case: "Okay, um, set a timer ..."
+        assert v.text.endswith(", set a timer for 45 seconds") or v.text.endswith(
+            " so set a timer for 45 seconds"
+        )
+        assert v.text[0].isupper() and "." not in v.text, v.text
+        eps.append(measure_epsilon(voice, "distractor", v.text))
+    assert eps == sorted(eps) and eps[-1] > eps[0], eps
+    low = Task(id="l", prompt="need a van for saturday under $90 a day", expected="ok", grader="exact")  # type: ignore[arg-type]
+    for seed in range(10):
+        v = gen(low, "distractor", 0.5, seed)
+        # lower-case asides without full stops, before the message
+        assert v.text.endswith(", need a van for saturday under $90 a day"), v.text
+        assert v.text[0].islower() or v.text.startswith("I"), v.text
+        assert "." not in v.text, v.text
+
+
+def test_distractor_never_lands_before_a_sentence_that_refers_back() -> None:
+    # "it" in the middle of a sentence refers back as much as "It" at its start
+    task = Task(
+        id="r",
+        prompt="My card was blocked yesterday. Why did you block it? I need to pay rent.",
+        expected="ok",
+        grader="exact",
+    )  # type: ignore[arg-type]
+    for seed in range(30):
+        v = gen(task, "distractor", 0.5, seed)
+        assert "yesterday. Why did you block it?" in v.text, v.text
 
 
 def test_typo_capitalised_slip_lands_on_content_words() -> None:
@@ -878,8 +942,8 @@ def test_self_correction_restates_the_article_and_avoids_a_second_dash() -> None
         v = keyed(TRAVEL["travel-042"], "self_correction", 0.2, seed)
         if "family of four" in v.details["final"]:
             family += 1
-            assert re.search(r"(?:that|meant|mean|wait,|that,|correction:) a family of four", v.text), v.text
-            assert not re.search(r"(?:that|meant|mean|wait,|that,|correction:) family", v.text), v.text
+            assert re.search(r"(?:that|meant|mean|wait,|that,|no,) a family of four", v.text), v.text
+            assert not re.search(r"(?:that|meant|mean|wait,|that,|no,) family", v.text), v.text
             assert measure_epsilon(TRAVEL["travel-042"], "self_correction", v.text) > 0, v.text
     assert family >= 3
     for task_id in ("travel-017", "travel-019", "travel-040", "travel-044"):  # each has a "—"

@@ -98,11 +98,21 @@ class GenerateResult:
     flagged: int
     skipped: int
     by_class: dict[str, int]
+    requested: tuple[str, ...] = ()
+    """The classes this run generated (shown in :meth:`class_counts` even with 0)."""
+
+    def class_counts(self) -> str:
+        """``"paraphrase 4  reorder 0  ..."``: every requested class, zeros included, then any
+        other class that has candidates in the review directory."""
+        shown = [c for c in self.requested] + [
+            c for c, n in self.by_class.items() if n and c not in self.requested
+        ]
+        return "  ".join(f"{c} {self.by_class.get(c, 0)}" for c in shown)
 
     def summary(self) -> str:
         """What the CLI prints: totals, every requested class with its count (zeros
         included), and the next command."""
-        counts = "  ".join(f"{c} {n}" for c, n in self.by_class.items())
+        counts = self.class_counts()
         return (
             f"{self.review_dir}: {self.candidates} candidates ({self.new} new, "
             f"{self.kept_decided} kept with their review decisions), {self.flagged} flagged by "
@@ -134,8 +144,10 @@ class _Draft:
     screen: Screen | None = None
 
 
-def _candidate_id(suite: str, task_id: str, cls: str, text: str) -> str:
-    return "c-" + short_id([suite, task_id, cls, text])
+def _candidate_id(suite: str, task_id: str, cls: str, text: str, level: float) -> str:
+    """The candidate's id: a hash of suite, task, class, text and level -- the same text may be
+    the best variant at two levels of a sweep, and is then one candidate per level."""
+    return "c-" + short_id([suite, task_id, cls, text, repr(float(level))])
 
 
 def _rules_for_task(
@@ -143,12 +155,14 @@ def _rules_for_task(
 ) -> tuple[list[_Draft], list[GenerationSkip]]:
     drafts: list[_Draft] = []
     skips: list[GenerationSkip] = []
-    produced: set[str] = set()
     task = ctx.task
     prov = Provenance(kind="rules", perturb_version=__version__, seed=options.seed)
     for cls in options.classes:
         spec = CLASSES.get(cls)
         for level in options.levels[cls]:
+            # texts are unique per (class, level): a sweep gives each level what a run at that
+            # level alone would give
+            produced: set[str] = set()
             for index in range(options.per_class):
                 chosen = None
                 reason = None
@@ -354,18 +368,21 @@ def _write(
     hashes = {c.task.id: task_hash(c.task) for c in contexts}
     kept = [c for c in existing if c.id in decided or c.perturbation not in options.classes]
     kept_ids = {c.id for c in kept}
+    kept_texts = {(c.task_id, c.perturbation, c.level, c.text) for c in kept}
     drafts.sort(key=lambda d: _sort_key(d.task_id, d.cls, d.level, d.index, d.text))
     fresh: list[Candidate] = []
     fresh_ids: set[str] = set()
-    seen_by_task: dict[str, list[tuple[str, str]]] = {}
+    # the duplicate check looks at the task's candidates of the same level (a sweep may hold
+    # the same text at two levels)
+    seen_by_task: dict[tuple[str, float], list[tuple[str, str]]] = {}
     for c in sorted(kept, key=lambda c: _sort_key(c.task_id, c.perturbation, c.level, c.index, c.id)):
-        seen_by_task.setdefault(c.task_id, []).append((c.id, c.text))
+        seen_by_task.setdefault((c.task_id, c.level), []).append((c.id, c.text))
     for d in drafts:
-        cid = _candidate_id(suite, d.task_id, d.cls, d.text)
-        if cid in kept_ids or cid in fresh_ids:
+        cid = _candidate_id(suite, d.task_id, d.cls, d.text, d.level)
+        if cid in kept_ids or cid in fresh_ids or (d.task_id, d.cls, d.level, d.text) in kept_texts:
             continue
         task, ctx = by_id[d.task_id], by_ctx[d.task_id]
-        others = seen_by_task.setdefault(d.task_id, [])
+        others = seen_by_task.setdefault((d.task_id, d.level), [])
         if d.screen is None:
             screen = screen_text(task, d.text, d.cls, d.details, others)
         else:  # screened while generating: only the duplicate check is left
@@ -410,6 +427,7 @@ def _write(
         flagged,
         len(skip_list),
         by_class,
+        tuple(options.classes),
     )
 
 

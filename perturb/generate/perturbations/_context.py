@@ -95,6 +95,47 @@ def masked_change_share(ctx: TaskContext, masked: str) -> float:
     return word_change_share(ctx.free_words, new)
 
 
+EditStats = tuple[int, int, int]
+"""(words removed, words added, words of the removed stretch kept) of a set of edits."""
+
+
+def edit_stats(ctx: TaskContext, edits: list[tuple[int, int, str]]) -> EditStats:
+    """What ``edits`` (``(start, end, replacement)`` on ``ctx.masked``) change, word-wise:
+    each edited stretch aligned with its replacement -- cost proportional to the edits, not to
+    the prompt, so trying every rule on a long prompt stays linear."""
+    removed = added = kept = 0
+    for a, b, new in edits:
+        old_words = [w.lower() for w in tokens_with_sentinels(ctx.masked[a:b]) if w[0] != "\ue000"]
+        new_words = [w.lower() for w in tokens_with_sentinels(new) if w[0] != "\ue000"]
+        removed += len(old_words)
+        added += len(new_words)
+        longest = max(len(old_words), len(new_words))
+        kept += longest - round(word_change_share(old_words, new_words) * longest)
+    return removed, added, kept
+
+
+def stats_share(ctx: TaskContext, stats: EditStats) -> float:
+    """:func:`masked_change_share` of the masked prompt with edits of these stats applied."""
+    removed, added, kept = stats
+    n = len(ctx.free_words)
+    longest = max(n, n - removed + added)
+    return 0.0 if longest == 0 else 1.0 - (n - removed + kept) / longest
+
+
+def edits_change_share(ctx: TaskContext, edits: list[tuple[int, int, str]]) -> float:
+    """:func:`masked_change_share` of ``ctx.masked`` with ``edits`` applied, from the edited
+    stretches alone (see :func:`edit_stats`)."""
+    return stats_share(ctx, edit_stats(ctx, edits))
+
+
+def epsilon_ceiling(level: float) -> float:
+    """The largest ε a class accepts at ``level`` when it can choose how much to change
+    (paraphrase, reorder): a variant far above the level it was asked for would make the level
+    meaningless (a short prompt whose only rewording changes a third of its words has no
+    variant at level 0.1; a higher level of the same sweep has it)."""
+    return level + max(level, 0.15)
+
+
 def all_words(text: str) -> list[str]:
     """Every word token of ``text`` (protected ones included), case kept."""
     return words(text)

@@ -35,12 +35,12 @@ def compile_rules(entries: Sequence[dict[str, Any]]) -> list[Rule]:
 
 
 def word_before(masked: str, pos: int) -> str:
-    m = re.search(r"([A-Za-z']+)\W*$", masked[:pos])
+    m = re.search(r"([A-Za-z']+)\W*$", masked[max(0, pos - 200) : pos])
     return m.group(1) if m else ""
 
 
 def word_after(masked: str, pos: int) -> str:
-    m = re.match(r"\W*?([A-Za-z']+)", masked[pos:])
+    m = re.match(r"\W*?([A-Za-z']+)", masked[pos : pos + 200])
     return m.group(1).lower() if m else ""
 
 
@@ -78,12 +78,15 @@ def phrase_ops(masked: str, rules: Sequence[Rule], rng: random.Random, prefix: s
             if not _fits(entry, masked, m.start(), m.end()):
                 continue
             target = rng.choice(entry["to"])
+            near = low[max(0, m.start() - 80) : m.start()] + " | " + low[m.end() : m.end() + 80]
+            if re.search(r"(?<![\w'’-])" + re.escape(target.lower()) + r"(?![\w'’-])", near):
+                continue  # "cheap or fairly inexpensive" never becomes "cheap or fairly cheap"
             # as written when matched as written ("I need it for" -> "it's for"); else in the
             # matched case style ("Happy to" at a sentence start -> "I'm happy to")
             new = target if m.group() == entry["from"] else match_case(m.group(), target)
             lead = masked[: m.start()].rstrip(" \"'“(")
-            if not lead or lead[-1] in ".!?":  # a sentence start keeps its capital
-                new = new[:1].upper() + new[1:]
+            if (not lead or lead[-1] in ".!?") and m.group()[:1].isupper():
+                new = new[:1].upper() + new[1:]  # a sentence start keeps its capital
             ops.append((prefix + entry["from"], [(m.start(), m.end(), new)]))
     return ops
 

@@ -36,6 +36,35 @@ _TOKEN_OR_SENTINEL_RE = re.compile(
 )
 
 
+BACK_REFERENCE_RE = re.compile(
+    r"(?<![\w'’])(?:it|its|it's|they|them|their|there|he|she|him|his|her|the same|such|"
+    r"the (?:following|whole|other|extra|rest|remaining|previous)|"
+    r"one of them|the other|(?:this|that|these|those)(?!\s+(?:week|weekend|month|year|morning|"
+    r"afternoon|evening|time)\b))(?![\w'’])",
+    re.I,
+)
+"""A word that refers back to something said before ("it", "them", "the same", "that" not
+naming a time): a sentence holding one never moves before, or is separated by an insertion
+from, the text it follows."""
+
+
+def message_style(masked: str) -> str:
+    """The way a message is written: ``spoken`` (one short sentence: a voice command),
+    ``lower`` (a lower-case message without final punctuation) or ``written``."""
+    letters = re.search(r"[A-Za-z]", masked)
+    spans = sentence_spans(masked)
+    if letters and masked[letters.start()].islower() and not masked.rstrip().endswith((".", "!", "?")):
+        return "lower"
+    if (
+        len(spans) == 1
+        and len(words(masked)) <= 12
+        and "," not in masked
+        and not masked.rstrip().endswith(".")
+    ):
+        return "spoken"
+    return "written"
+
+
 def words(text: str) -> list[str]:
     """Word tokens of ``text``."""
     return WORD_RE.findall(text)
@@ -118,7 +147,9 @@ def trailing_clause(sentence: str) -> tuple[int, int] | None:
 def match_case(template: str, word: str) -> str:
     """``word`` in the case style of ``template`` (UPPER, Title or as given)."""
     if len(template) > 1 and template.isupper():
-        return word.upper()
+        # an acronym ("ATM", "ASAP") swapped for words keeps the words' own case
+        acronym = len(template) <= 5 and not (word.isalpha() and len(word) <= 5)
+        return word if acronym else word.upper()
     if template[:1].isupper():
         return word[:1].upper() + word[1:]
     return word
@@ -146,12 +177,175 @@ def decapitalize_first(text: str) -> str:
     return text[:i] + word[0].lower() + text[i + 1 :]
 
 
+_SMALL = 200_000
+"""Largest ``len(a) * len(b)`` aligned with difflib directly; larger stretches are first cut
+at anchors (see :func:`_match_blocks`)."""
+
+
 def _match_blocks(a: Sequence[str], b: Sequence[str]) -> list[difflib.Match]:
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks()
+    """Matching blocks of two token sequences, as ``difflib.SequenceMatcher`` gives them,
+    in time near-linear in their length: common prefix and suffix are matched first; a stretch
+    too long for difflib is cut at anchors -- tokens that occur exactly once on each side, the
+    longest increasing chain of them (patience diff) -- and each gap is aligned on its own.
+    On short texts (every prompt of the bundled suites) the result is difflib's."""
+    blocks: list[tuple[int, int, int]] = []
+    _align(a, b, 0, len(a), 0, len(b), blocks)
+    blocks.sort()
+    merged: list[list[int]] = []
+    for i, j, n in blocks:
+        if merged and merged[-1][0] + merged[-1][2] == i and merged[-1][1] + merged[-1][2] == j:
+            merged[-1][2] += n
+        elif n:
+            merged.append([i, j, n])
+    out = [difflib.Match(i, j, n) for i, j, n in merged]
+    out.append(difflib.Match(len(a), len(b), 0))
+    return out
+
+
+def _align(
+    a: Sequence[str],
+    b: Sequence[str],
+    alo: int,
+    ahi: int,
+    blo: int,
+    bhi: int,
+    out: list[tuple[int, int, int]],
+) -> None:
+    if (ahi - alo) * (bhi - blo) <= _SMALL:
+        matcher = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
+        out.extend((alo + m.a, blo + m.b, m.size) for m in matcher.get_matching_blocks() if m.size)
+        return
+    start = 0
+    while alo + start < ahi and blo + start < bhi and a[alo + start] == b[blo + start]:
+        start += 1
+    if start:
+        out.append((alo, blo, start))
+        alo, blo = alo + start, blo + start
+    end = 0
+    while ahi - end > alo and bhi - end > blo and a[ahi - end - 1] == b[bhi - end - 1]:
+        end += 1
+    if end:
+        out.append((ahi - end, bhi - end, end))
+        ahi, bhi = ahi - end, bhi - end
+    if alo >= ahi or blo >= bhi:
+        return
+    if (ahi - alo) * (bhi - blo) <= _SMALL:
+        matcher = difflib.SequenceMatcher(None, a[alo:ahi], b[blo:bhi], autojunk=False)
+        out.extend((alo + m.a, blo + m.b, m.size) for m in matcher.get_matching_blocks() if m.size)
+        return
+    chain = _anchors(a, b, alo, ahi, blo, bhi)
+    if not chain:  # no unique tokens to cut at (a repetitive text): resynchronise greedily
+        _greedy(a, b, alo, ahi, blo, bhi, out)
+        return
+    pa, pb = alo, blo
+    for i, j in chain:
+        _align(a, b, pa, i, pb, j, out)
+        out.append((i, j, 1))
+        pa, pb = i + 1, j + 1
+    _align(a, b, pa, ahi, pb, bhi, out)
+
+
+_WINDOW = 64
+_RESYNC = 3
+
+
+def _greedy(
+    a: Sequence[str],
+    b: Sequence[str],
+    alo: int,
+    ahi: int,
+    blo: int,
+    bhi: int,
+    out: list[tuple[int, int, int]],
+) -> None:
+    """Linear-time alignment for long, repetitive stretches: walk both sides together; at a
+    difference, skip to the nearest point (within a window) where three tokens agree again.
+    Exact for the local edits perturbations make; an approximation of the LCS otherwise."""
+    i, j = alo, blo
+    while i < ahi and j < bhi:
+        if a[i] == b[j]:
+            k = 0
+            while i + k < ahi and j + k < bhi and a[i + k] == b[j + k]:
+                k += 1
+            out.append((i, j, k))
+            i, j = i + k, j + k
+            continue
+        grams: dict[tuple[str, ...], int] = {}
+        for q in range(j, min(bhi - _RESYNC + 1, j + _WINDOW)):
+            grams.setdefault(tuple(b[q : q + _RESYNC]), q)
+        best: tuple[int, int, int] | None = None
+        for p in range(i, min(ahi - _RESYNC + 1, i + _WINDOW)):
+            hit = grams.get(tuple(a[p : p + _RESYNC]))
+            if hit is not None and (best is None or (p - i) + (hit - j) < best[0]):
+                best = ((p - i) + (hit - j), p, hit)
+        if best is None:
+            return
+        i, j = best[1], best[2]
+
+
+def _anchors(
+    a: Sequence[str], b: Sequence[str], alo: int, ahi: int, blo: int, bhi: int
+) -> list[tuple[int, int]]:
+    """Tokens unique on both sides, as (i, j) pairs forming the longest chain increasing in
+    both (patience sorting, O(n log n))."""
+    import bisect
+
+    count_a: dict[str, int] = {}
+    where_a: dict[str, int] = {}
+    for i in range(alo, ahi):
+        count_a[a[i]] = count_a.get(a[i], 0) + 1
+        where_a[a[i]] = i
+    count_b: dict[str, int] = {}
+    where_b: dict[str, int] = {}
+    for j in range(blo, bhi):
+        count_b[b[j]] = count_b.get(b[j], 0) + 1
+        where_b[b[j]] = j
+    pairs = sorted((where_a[t], where_b[t]) for t, n in count_a.items() if n == 1 and count_b.get(t) == 1)
+    # longest increasing subsequence of the j's
+    tails: list[int] = []
+    tail_idx: list[int] = []
+    prev = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        pos = bisect.bisect_left(tails, j)
+        if pos == len(tails):
+            tails.append(j)
+            tail_idx.append(k)
+        else:
+            tails[pos] = j
+            tail_idx[pos] = k
+        prev[k] = tail_idx[pos - 1] if pos else -1
+    chain: list[tuple[int, int]] = []
+    k = tail_idx[-1] if tail_idx else -1
+    while k >= 0:
+        chain.append(pairs[k])
+        k = prev[k]
+    chain.reverse()
+    return chain
+
+
+def _opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """``difflib``-style opcodes from :func:`_match_blocks`."""
+    i = j = 0
+    ops: list[tuple[str, int, int, int, int]] = []
+    for ai, bj, size in _match_blocks(a, b):
+        tag = ""
+        if i < ai and j < bj:
+            tag = "replace"
+        elif i < ai:
+            tag = "delete"
+        elif j < bj:
+            tag = "insert"
+        if tag:
+            ops.append((tag, i, ai, j, bj))
+        i, j = ai + size, bj + size
+        if size:
+            ops.append(("equal", ai, i, bj, j))
+    return ops
 
 
 def word_change_share(a: Sequence[str], b: Sequence[str]) -> float:
-    """``1 - matched / max(len(a), len(b))`` under difflib word alignment (0 = same words)."""
+    """``1 - matched / max(len(a), len(b))`` under word alignment (difflib's on short texts,
+    anchored for long ones: see :func:`_match_blocks`; 0 = same words)."""
     longest = max(len(a), len(b))
     if longest == 0:
         return 0.0
@@ -172,7 +366,7 @@ def altered_share(a: Sequence[str], b: Sequence[str], eligible: Sequence[bool]) 
     if n_eligible == 0:
         return 0.0
     altered = 0
-    ops = difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
+    ops = _opcodes(a, b)
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             continue

@@ -101,13 +101,25 @@ def _pluralise(noun: str) -> str:
     return noun + "s"
 
 
+_UNITS = frozenset(
+    "kg g mg lb lbs oz km m cm mm mi ft in l ml gb mb tb kb kw kwh mph kph hr hrs min mins sec secs "
+    "pm am x pc pcs pt qt gal".split()
+)
+"""Unit abbreviations: "3 kg" is never "6 kgs"."""
+
+
+def _countable(noun: str) -> bool:
+    """A noun that takes a plural -s: not a unit abbreviation, not an acronym."""
+    return len(noun) >= 3 and noun.lower() not in _UNITS and not noun.isupper()
+
+
 def _noun_after(text: str) -> str:
     m = re.match(r"\s+([A-Za-z]+)", text)
     return m.group(1) if m else ""
 
 
 def _count_choices(n: int, counted: bool) -> list[int]:
-    step = max(1, n // 10) if n >= 20 else 1
+    step = max(1, n // 10) if n >= 20 and not 1900 <= n <= 2100 else 1  # a year moves by one
     low = 2 if counted else 1
     return [n + k * step for k in (-3, -2, -1, 1, 2, 3) if n + k * step >= low and n + k * step != n]
 
@@ -121,6 +133,18 @@ def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = F
         return None
     match = m or word
     assert match is not None
+    tail = value[match.end() :]
+    ordinal = re.match(r"(?:st|nd|rd|th)\b", tail)
+    if m and not ordinal and (re.match(r"[A-Za-z]", tail) or re.search(r"[A-Za-z]$", value[: match.start()])):
+        return None  # glued to letters ("401k", "4B", "A320"): a name, not a count
+    if (
+        m
+        and not money
+        and "," not in m.group()
+        and len(m.group()) >= 4
+        and not 1900 <= int(m.group()) <= 2100
+    ):
+        return None  # a long bare number is a code (zip, account), not a count
     inside = _noun_after(value[match.end() :])
     noun = inside or ("" if value[match.end() :].strip() else _noun_after(after))
     counted = bool(noun) and not money
@@ -145,8 +169,11 @@ def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = F
     else:
         text = NUMBER_WORDS[new]
         text = text.capitalize() if match.group()[0].isupper() else text
-    out = value[: match.start()] + text + value[match.end() :]
-    if inside and not _is_plural(inside):  # "1 passenger" -> "2 passengers"
+    if ordinal:
+        text += "th" if 10 <= int(text) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(int(text) % 10, "th")
+        tail = tail[ordinal.end() :]
+    out = value[: match.start()] + text + tail
+    if inside and not _is_plural(inside) and _countable(inside):  # "1 passenger" -> "2 passengers"
         at = match.start() + len(text) + value[match.end() :].index(inside)
         out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
     return out
@@ -287,9 +314,82 @@ def wrong_value(
         return _avoiding(lambda: _wrong_date(value, rng, before, avoid), avoid_low)
     if kind == "id":
         return _avoiding(lambda: _wrong_id(value, rng), avoid_low)
+    if kind == "money" and rng.random() < 0.3:
+        swapped = _wrong_currency(value, rng)
+        if swapped and swapped.lower() not in avoid_low:
+            return swapped
     if kind in ("money", "number", "slot"):
-        return _avoiding(lambda: wrong_count(value, rng, after, money=kind == "money"), avoid_low)
+        found = _avoiding(lambda: wrong_count(value, rng, after, money=kind == "money"), avoid_low)
+        if found is None and re.fullmatch(r"\d{4,}", value.strip()) and not 1900 <= int(value) <= 2100:
+            found = _avoiding(lambda: _wrong_id(value, rng), avoid_low)  # a zip or account number
+        if found is None and kind == "slot":
+            found = _wrong_relative(value) or _wrong_name(value, rng, avoid_low)
+        return found
     return None
+
+
+_CURRENCY_SIGNS = "$£€"
+
+
+def _wrong_currency(value: str, rng: random.Random) -> str | None:
+    """The same amount in another currency sign ("€45" -> "$45")."""
+    m = re.match(r"([$£€])", value)
+    if not m:
+        return None
+    return rng.choice([c for c in _CURRENCY_SIGNS if c != m.group(1)]) + value[1:]
+
+
+_RELATIVE_PHRASES = {
+    "this week": "next week",
+    "next week": "this week",
+    "this weekend": "next weekend",
+    "next weekend": "this weekend",
+    "this month": "next month",
+    "next month": "this month",
+    "this morning": "this afternoon",
+    "this afternoon": "this morning",
+    "this evening": "tomorrow evening",
+    "tonight": "tomorrow night",
+    "last week": "the week before",
+    "tomorrow morning": "tomorrow afternoon",
+    "tomorrow afternoon": "tomorrow morning",
+    "tomorrow evening": "tomorrow afternoon",
+}
+
+
+def _wrong_relative(value: str) -> str | None:
+    """A relative date the other way ("next week" -> "this week"), keeping the case."""
+    for phrase, other in _RELATIVE_PHRASES.items():
+        m = re.search(rf"\b{phrase}\b", value, re.I)
+        if m:
+            new = match_first_case(m.group(), other)
+            return value[: m.start()] + new + value[m.end() :]
+    return None
+
+
+def match_first_case(template: str, word: str) -> str:
+    return word[:1].upper() + word[1:] if template[:1].isupper() else word
+
+
+def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | None:
+    """Another first name in place of a known first name ("Priya Nair" -> "Pooja Nair",
+    "marco" -> "mario"): a name mixed up, the surname kept, from the same group of the
+    shipped list (``data/names.json``: female, male, either). Only listed names count, so
+    ordinary words are never treated as names."""
+    groups: dict[str, list[str]] = load_data("names")["first_names"]
+    m = re.search(r"(?<![\w'])([A-Za-z][a-z]+)(?![\w'])", value)
+    if not m:
+        return None
+    first = m.group(1).lower()
+    # a name from the same group (female, male, either): "Her name is Peter" would not do
+    group = next((g for g in groups.values() if first in (n.lower() for n in g)), None)
+    if group is None:
+        return None
+    pool = [n for n in group if n.lower() != first and n.lower() not in avoid_low]
+    close = [n for n in pool if n[0].lower() == first[0]]
+    other = rng.choice(close or pool)
+    other = other.lower() if m.group(1).islower() else other
+    return value[: m.start(1)] + other + value[m.end(1) :]
 
 
 def _avoiding(make: Callable[[], str | None], avoid_low: set[str]) -> str | None:

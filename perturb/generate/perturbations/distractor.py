@@ -33,7 +33,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant, load_data
-from perturb.generate.perturbations._text import inserted_count, rounded, sentence_spans, words
+from perturb.generate.perturbations._text import (
+    BACK_REFERENCE_RE,
+    decapitalize_first,
+    inserted_count,
+    message_style,
+    rounded,
+    sentence_spans,
+    words,
+)
 from perturb.generate.slots import find_protected
 
 MAX_PIECES = 8
@@ -69,12 +77,26 @@ def _content(text: str) -> set[str]:
     return {_stem(w) for w in words(text) if len(w) >= 4 and w.lower() not in _STOP}
 
 
-def _entries(key: str) -> tuple[tuple[str, frozenset[str], int], ...]:
+MIN_WORDS = 4
+"""Pool sentences shorter than this are used only when they are whole clauses with a verb
+("Kettle's boiling.", "Kids are shouting."); verbless fragments ("Noisy street.", "Busy
+household.") read as out of context."""
+_VERB_RE = re.compile(r"\b(?:is|are|am|was|were)\b|['’](?:s|m|re)\b|\b\w+(?:ing|ed)\b", re.I)
+_FILLER_RE = re.compile(r"^(?:sorry|hope|forgive|excuse|apologies|bear with|quick question)\b", re.I)
+"""Stock filler ("Sorry, I digress.", "Hope all is well.") that reads as padding, not as
+background a user would give: not used."""
+
+
+def _entries(key: str, min_words: int = MIN_WORDS) -> tuple[tuple[str, frozenset[str], int], ...]:
     out = []
+    later = set(load_data("distractors").get("follow_ups", []))
     for text in load_data("distractors")[key]:
-        if find_protected(text):
+        n = len(words(text))
+        if find_protected(text) or text in later or _FILLER_RE.match(text):
             continue
-        out.append((text, frozenset(_content(text)), len(words(text))))
+        if n < min_words and not _VERB_RE.search(text):
+            continue
+        out.append((text, frozenset(_content(text)), n))
     return tuple(out)
 
 
@@ -83,6 +105,13 @@ def pool() -> tuple[tuple[str, frozenset[str], int], ...]:
     """The shipped sentences that carry no protected value, with their content words and
     token counts."""
     return _entries("sentences")
+
+
+@functools.lru_cache(maxsize=1)
+def spoken_pool() -> tuple[tuple[str, frozenset[str], int], ...]:
+    """Spoken lead-ins for a voice command ("Okay, um,", "I'm just cooking, so"): what a
+    person says before the command itself."""
+    return _entries("spoken", 1)
 
 
 @functools.lru_cache(maxsize=1)
@@ -114,10 +143,11 @@ class _Allowed:
 
 
 @functools.lru_cache(maxsize=1024)
-def _allowed(banned: frozenset[str], follow_ups_ok: bool = True) -> _Allowed:
+def _allowed(banned: frozenset[str], follow_ups_ok: bool = True, spoken: bool = False) -> _Allowed:
     later = follow_ups()
+    source = spoken_pool() if spoken else pool()
     sentences = tuple(
-        (s, n) for s, content, n in pool() if not (content & banned) and (follow_ups_ok or s not in later)
+        (s, n) for s, content, n in source if not (content & banned) and (follow_ups_ok or s not in later)
     )
     by_len: dict[int, list[str]] = {}
     for s, n in sentences:
@@ -169,6 +199,12 @@ def target_tokens(counts: tuple[tuple[int, int], ...], target: float) -> tuple[i
     return tokens, pieces
 
 
+def _sums(counts: tuple[tuple[int, int], ...], most: int) -> list[tuple[int, int]]:
+    """``(tokens, pieces)`` reachable with 1 to ``most`` distinct sentences."""
+    last = _tables(counts)[-1]
+    return [(t, j) for j in range(1, most + 1) for t in range(1, last[j].bit_length()) if last[j] >> t & 1]
+
+
 def _pick(allowed: _Allowed, tokens: int, pieces: int, rng: random.Random) -> list[str]:
     """``pieces`` distinct sentences whose lengths sum to ``tokens`` (which the tables
     guarantee possible), the lengths and then the sentences drawn at random."""
@@ -203,25 +239,47 @@ def gaps_of(masked: str) -> list[int]:
         elif g == 0:
             if not _GREETING_RE.match(masked):
                 gaps.append(g)
-        elif not BACKREF_RE.match(masked[spans[g][0] : spans[g][1]]):
+        elif not BACKREF_RE.match(masked[spans[g][0] : spans[g][1]]) and not BACK_REFERENCE_RE.search(
+            masked[spans[g][0] : spans[g][1]]
+        ):
             gaps.append(g)
     return gaps or [0]
+
+
+def _as_lower(sentence: str) -> str:
+    """A pool sentence the way a lower-case writer types it: no capital, no final stop."""
+    return decapitalize_first(sentence).rstrip(".!")
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
     masked = ctx.masked
     spans = sentence_spans(masked)
-    gaps = gaps_of(masked)
+    style = message_style(masked)
+    gaps = gaps_of(masked) if style == "written" else [0]
     later_gaps = [g for g in gaps if g >= 1]
-    # follow-ups ("Sorry, I digress.") only where a gap after an original sentence exists
-    allowed = _allowed(_banned(ctx), bool(later_gaps))
+    allowed = _allowed(_banned(ctx), False, style == "spoken")
     if not allowed.sentences:
         raise SkipGeneration("no distractor sentence is free of words that compete with the prompt")
     n_tokens = max(1, len(words(ctx.prompt)))
     tokens, pieces = target_tokens(allowed.counts, level * n_tokens)
+    if style == "spoken" and pieces > 2:  # at most two lead-ins before a voice command
+        tokens, pieces = min(
+            ((t, j) for t, j in _sums(allowed.counts, 2)),
+            key=lambda tj: (abs(tj[0] - level * n_tokens), tj[0]),
+        )
     chosen = _pick(allowed, tokens, pieces, rng)
-    later = follow_ups()
-    placed = [(rng.choice(later_gaps if sentence in later else gaps), sentence) for sentence in chosen]
+    if style == "spoken":  # "Okay, um," before "I'm cooking, so": the one that hands over last
+        chosen.sort(key=lambda c: c.endswith(" so"))
+    if style != "written":
+        # a voice command gets its lead-in first; a lower-case message gets lower-case asides
+        # before it, joined by commas the way such messages run on
+        lead = ", ".join(_as_lower(c) if style == "lower" else c for c in chosen)
+        lead = lead[:1].upper() + lead[1:] if style == "spoken" else lead
+        sep = " " if lead.endswith(",") else ", "
+        out = lead + sep + decapitalize_first(masked)
+        details = {"inserted": [{"gap": 0, "text": c} for c in chosen], "style": style}
+        return Variant(text=ctx.unmask(out), details=details)
+    placed = [(rng.choice(later_gaps or gaps), sentence) for sentence in chosen]
     out = masked
     # Insert from the back so earlier offsets stay valid; a stable order within one gap.
     by_gap: dict[int, list[str]] = {}
@@ -240,8 +298,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
-    original = words(ctx.prompt)
-    return rounded(inserted_count(original, words(text)) / max(1, len(original)))
+    original = [w.lower() for w in words(ctx.prompt)]
+    return rounded(inserted_count(original, [w.lower() for w in words(text)]) / max(1, len(original)))
 
 
 SPEC = ClassSpec(

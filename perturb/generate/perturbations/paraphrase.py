@@ -40,9 +40,12 @@ from perturb.generate.perturbations._context import (
     SkipGeneration,
     TaskContext,
     Variant,
+    edit_stats,
+    edits_change_share,
+    epsilon_ceiling,
     free_words_of,
     load_data,
-    masked_change_share,
+    stats_share,
 )
 from perturb.generate.perturbations._phrases import (
     Edit,
@@ -112,6 +115,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
                 if found is None or len(prefix) > len(found[1]):
                     found = (group, prefix)
     rest = body[len(found[1]) :] if found else body
+    if _COPULA_RE.match(rest):
+        return []  # a statement ("Order number is X"), not an order: no request framing
     m = re.match(r"([A-Za-z']+)", rest)
     if not m:
         return []
@@ -122,8 +127,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         found = ("agent", "")
     group, prefix = found
     if group == "noun":
-        if nxt not in d["noun_starts"]:
-            return []
+        if nxt not in d["noun_starts"] or _PURPOSE_RE.match(rest):
+            return []  # "I need some cash to feel safe" states a need; "Could I have ..." asks
         choices = [p for p in d["noun_framings"] if p.lower() != prefix.lower()]
     else:
         if nxt in d["not_verbs"]:
@@ -148,6 +153,9 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     new_prefix = rng.choice(choices)
     at_start = g_end == 0
     new_text = new_prefix
+    lower_style = _lower_style(masked)
+    if lower_style and new_text[:1].isupper() and not re.match(r"I\b", new_text):
+        new_text = new_text[0].lower() + new_text[1:]
     verb = rest[0]
     if new_prefix == "":
         verb = verb.upper() if at_start else verb.lower()
@@ -157,6 +165,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
             new_text = new_text[0].lower() + new_text[1:]
     edits: list[Edit] = [(start + g_end, start + g_end + len(prefix) + 1, new_text + verb)]
     question = _is_question(new_prefix)
+    mood = _mood(prefix, group) != _mood(new_prefix, "noun" if group == "noun" else "")
     if tail and question:
         # the "?" goes on the request; the trailing clause becomes its own sentence
         a, b = start + tail[0], start + tail[1]
@@ -165,35 +174,81 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         want = "?" if question else "."
         if want != sentence[-1]:
             edits.append((end - 1, end, want))
-    return [("framing", edits)]
+    # a change of mood (an order asked as a question, a request stated as a need) is a real
+    # rewording; "Could you" for "Can you" is not
+    return [("framing:mood" if mood else "framing", edits)]
+
+
+_COPULA_RE = re.compile(r"(?:\S+\s+){0,3}(?:is|are|was|were|isn't|aren't|wasn't|has been|have been)\b", re.I)
+"""A copula within the first words: the sentence states something rather than orders it."""
+
+
+_PURPOSE_RE = re.compile(
+    r"[^,.;!?]*?\bto\s+(?!(?:the|a|an|my|your|our|his|her|their|this|that|me|us)\b)[a-z]+\b(?!['’])"
+)
+"""A noun phrase followed by "to <verb>": the sentence gives a purpose or a wish about
+something ("some cash to feel comfortable", "the heating to come on"), not a request for it."""
+
+
+def _mood(prefix: str, group: str) -> str:
+    """imperative, question or statement: what a framing makes of a request."""
+    if _is_question(prefix):
+        return "question"
+    if not prefix.strip() or prefix.strip().lower() == "please":
+        return "imperative"
+    return "statement"
+
+
+def _lower_style(masked: str) -> bool:
+    """The user writes in lower case (no capital at the start of the message)."""
+    m = re.search(r"[A-Za-z]", masked)
+    return m is not None and masked[m.start()].islower()
 
 
 _ASK_LEADS = (
     ("Could you tell me ", "?"),
     ("Can you tell me ", "?"),
+    ("Do you know ", "?"),
     ("I'd like to know ", "."),
-    ("Please let me know ", "."),
 )
-_WHAT_RE = re.compile(r"(?:What's|What is|what's|what is)\s+(?=(?:the|my|our|your)\b)")
+_WHAT_RE = re.compile(r"(What's|What is|what's|what is|whats)\s+(?=(?:the|my|our|your)\b)")
+_VERBISH = frozenset(
+    "going be like do does did been being will would can could have has had is are was were "
+    "should get happen happens happened".split()
+)
 _HOW_RE = re.compile(
     r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
 )
+_TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (?:do|should|can) (?:I|we) ([a-z][^?]*?)\??$")
 
 
 def question_ops(
     masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]] = _ASK_LEADS
 ) -> list[Op]:
-    """Direct questions asked as requests: "What's the X?" -> "Could you tell me the X?",
-    "How many X do I have?" -> "Could you tell me how many X I have?". ``leads``: (opening,
-    final punctuation) pairs to choose from."""
+    """Direct questions asked indirectly, the question word kept: "What's the X?" -> "Could
+    you tell me what the X is?", "How many X do I have?" -> "Could you tell me how many X I
+    have?", "How do I X?" -> "Could you tell me how to X?". ``leads``: (opening, final
+    punctuation) pairs to choose from. Lower-case messages stay lower case and keep a missing
+    question mark missing."""
     sentence = masked[start:end]
-    if not sentence.endswith("?"):
+    lower = _lower_style(sentence)
+    asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!")
+    if not asked:
         return []
     ops: list[Op] = []
     lead, stop = rng.choice(list(leads))
+    if lower:
+        lead = lead[0].lower() + lead[1:] if not re.match(r"I\b", lead) else lead
+    if not sentence.endswith("?"):
+        stop = ""
+    body_end = end - 1 if sentence.endswith("?") else end
     m = _WHAT_RE.match(sentence)
     if m:
-        ops.append(("question:what", [(start, start + m.end(), lead), (end - 1, end, stop)]))
+        rest = masked[start + m.end() : body_end]
+        if rest and not any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", rest)):
+            what = "what"
+            new = f"{lead}{what} {rest} is{stop}"
+            ops.append(("question:what", [(start, end, new)]))
     for m in _HOW_RE.finditer(sentence):
         before = sentence[: m.start()]
         at_start = not before.strip()
@@ -204,7 +259,109 @@ def question_ops(
         verb_part = f"{subject} {rest}" if aux == "do" else f"{subject} {aux} {rest}"
         new = f"{lead_text}{wh[0].lower()}{wh[1:]} {verb_part}{stop}"
         ops.append(("question:how", [(start + m.start(), end, new)]))
+    m = _TO_RE.match(sentence)
+    if m and not ops:
+        wh, rest = m.groups()
+        if rest.split(" ", 1)[0].lower() not in _NOT_TO:
+            new = f"{lead}{wh.lower()} to {rest}{stop}"
+            ops.append(("question:to", [(start, end, new)]))
+    body = masked[start:body_end]
+    m = _WH_BE_RE.match(body) or _WH_WILL_RE.match(body) or _WH_DO_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
+        wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
+        if aux.lower() in ("is", "are", "was", "were"):
+            new = f"{lead}{wh} {np} {aux.lower()}{rest}{stop}"
+        elif aux.lower() == "will":
+            new = f"{lead}{wh} {np} will{rest}{stop}"
+        else:  # "do": "what time do doors open" -> "what time doors open"
+            new = f"{lead}{wh} {np}{rest}{stop}"
+        ops.append(("question:indirect", [(start, end, new)]))
+    m = _THERE_RE.match(body)
+    if m and not ops:  # "Are there any X?" -> "... whether there are any X"
+        new = f"{lead}whether there {m.group('aux').lower()} {m.group('rest')}{stop}"
+        ops.append(("question:whether", [(start, end, new)]))
+    m = _WH_IT_RE.match(body) or _WH_DOES_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        wh, aux, np, rest = m.group("wh"), m.group("aux").lower(), m.group("np"), m.group("rest")
+        wh = wh[0].lower() + wh[1:]
+        if aux == "does":  # "how much does it cost to X" -> "how much it costs to X"
+            verb, _, tail = rest.partition(" ")
+            clause = f"{np} {third_person(verb)}" + (f" {tail}" if tail else "")
+        else:
+            clause = f"{np} {aux} {rest}"
+        ops.append(("question:indirect", [(start, end, f"{lead}{wh} {clause}{stop}")]))
+    m = _YES_NO_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
+        ops.append(("question:whether", [(start, end, new)]))
     return ops
+
+
+_NOT_TO = frozenset("be have need know think feel want".split())
+_WH = r"(?P<wh>[Ww]hat time|[Ww]here|[Ww]hen|[Ww]ho|[Ww]hat|[Hh]ow long|[Hh]ow often|[Hh]ow much)"
+_NP = r"(?P<np>(?:the|my|our|your|his|her|their|this|that|these|those)(?: [\w\ue000-\uf8ff'-]+){1,4}|[a-z]+s)"
+_WH_BE_RE = re.compile(_WH + r" (?P<aux>is|are|was|were) " + _NP + r"(?P<rest>)$")
+_WH_WILL_RE = re.compile(
+    _WH
+    + r" (?P<aux>will) "
+    + _NP
+    + r"(?P<rest> (?:be|arrive|open|close|start|end|come|get|finish|ship)\b.*)$"
+)
+_WH_DO_RE = re.compile(
+    _WH + r" (?P<aux>do) " + r"(?P<np>(?:the|my|our|your|their) [a-z]+|[a-z]+s)" + r"(?P<rest> [a-z]+\b.*)$"
+)
+_YES_NO_RE = re.compile(
+    r"(?P<aux>[Ii]s|[Aa]re) " + _NP.replace("{1,4}", "{1,5}?") + r" (?P<pred>(?:still |currently |now )?"
+    r"(?:open|available|free|ready|closed|included|valid|working|running|done)\b.*)$"
+)
+
+
+_THERE_RE = re.compile(r"(?P<aux>[Ii]s|[Aa]re) there (?P<rest>(?:a|an|any|some|no)\b.+)$")
+_WH_IT_RE = re.compile(
+    _WH + r" (?P<aux>would|will|can|could|should|does) (?P<np>it|this|that|there)"
+    r" (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
+)
+_WH_DOES_RE = re.compile(
+    _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+){0,2}?)"
+    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?)$"
+)
+
+
+def third_person(verb: str) -> str:
+    """``verb`` for he/she/it: "cost" -> "costs", "finish" -> "finishes", "carry" -> "carries"."""
+    low = verb.lower()
+    if low in ("have", "do", "go"):
+        return {"have": "has", "do": "does", "go": "goes"}[low]
+    if re.search(r"(?:s|x|z|ch|sh)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _has_verbish(text: str) -> bool:
+    return any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", text))
+
+
+_FOR_ME_VERBS = frozenset(
+    "book set play add find order reserve check schedule arrange cancel sort fix get pay".split()
+)
+
+
+def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
+    """A bare order to an assistant gets "for me" ("Set a timer for 45 seconds" -> "Set a
+    timer for 45 seconds for me"): a natural way to ask the same thing."""
+    sentence = masked[start:end]
+    first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
+    if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
+        return []
+    if re.search(r"\b(?:me|us|my|our|for you|please)\b", sentence[first.end() :], re.I):
+        return []
+    if "," in sentence or len(sentence.split()) > 14:
+        return []
+    stop = len(sentence.rstrip(".!"))
+    return [("for_me", [(start + stop, start + stop, " for me")])]
 
 
 @functools.lru_cache(maxsize=1)
@@ -270,6 +427,7 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
         ops.extend(question_ops(masked, a, b, rng))
+        ops.extend(_for_me_ops(masked, a, b))
     ops.extend(phrase_ops(masked, _phrase_rules(), rng))
     ops.extend(_structure_ops(masked, spans))
     return ops
@@ -291,26 +449,33 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     for op in ops:
         if op[0] in minor:
             continue
-        edited = apply_edits(masked, op[1])
-        if ctx.unmask(edited) != ctx.prompt:
-            solo.append((round(abs(masked_change_share(ctx, edited) - level), 1), len(solo), op))
+        if not all(masked[a:b] == new for a, b, new in op[1]):
+            solo.append((round(abs(edits_change_share(ctx, op[1]) - level), 1), len(solo), op))
     if not solo:
         raise SkipGeneration(
             "only minor rewrites apply (a contraction, a greeting, a function word or moving "
             "'please'); a paraphrase needs a change of wording or structure"
         )
     best: tuple[str, list[str], float] | None = None
-    for _, _, first in sorted(solo):
+    over: float | None = None
+    for _, _, first in sorted(solo)[:8]:
         text, names = _grow(ctx, ops, first, level)
         eps = measure(ctx, text, {})
         if trivial(names, eps, level):
             text, names = _second_change(ctx, ops, first, level, text, names)
             eps = measure(ctx, text, {})
+        if eps > epsilon_ceiling(level):
+            over = eps if over is None else min(over, eps)
+            continue
         if not trivial(names, eps, level):
             return Variant(text=text, details={"rules": names})
         if best is None or eps > best[2]:
             best = (text, names, eps)
-    assert best is not None
+    if best is None:
+        raise SkipGeneration(
+            f"every paraphrase found changes too much for level {level:g} (ε {over or 0:.2f} > "
+            f"{epsilon_ceiling(level):.2f}); a higher level may have one"
+        )
     raise SkipGeneration(
         f"only a trivial paraphrase available ({', '.join(best[1])}: ε {best[2]:.2f} at level "
         f"{level:g}; a variant needs ε of at least half the level and more than one word or "
@@ -320,27 +485,27 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str, list[str]]:
     """Start from ``first``, then add every op (in the seeded order) that brings ε closer
-    to the level without overlapping an earlier one."""
+    to the level without overlapping an earlier one. ε is tracked from the edits' own stats,
+    so each try costs the size of its edits, not of the prompt."""
     masked = ctx.masked
     taken: list[Edit] = list(first[1])
     names = [first[0]]
-    edited = apply_edits(masked, taken)
-    current = masked_change_share(ctx, edited)
+    total = edit_stats(ctx, taken)
+    current = stats_share(ctx, total)
     for name, edits in ops:
         if current >= level:
             break
-        if overlaps(edits, taken):
+        if overlaps(edits, taken) or all(masked[a:b] == new for a, b, new in edits):
             continue
-        candidate = apply_edits(masked, taken + edits)
-        if candidate == edited:
-            continue
-        eps = masked_change_share(ctx, candidate)
+        more = edit_stats(ctx, edits)
+        trial = (total[0] + more[0], total[1] + more[1], total[2] + more[2])
+        eps = stats_share(ctx, trial)
         if abs(eps - level) >= abs(current - level):
             continue  # overshoots further than stopping here
         taken.extend(edits)
         names.append(name)
-        edited, current = candidate, eps
-    return ctx.unmask(edited), names
+        total, current = trial, eps
+    return ctx.unmask(apply_edits(masked, taken)), names
 
 
 def _second_change(
@@ -349,22 +514,20 @@ def _second_change(
     """A single-change variant with one more lexical or structural change: the one that
     leaves ε nearest the level (at most twice the level, so a low level is not swamped)."""
     masked = ctx.masked
-    base = apply_edits(masked, first[1])
-    best: tuple[float, str, str] | None = None
+    best: tuple[float, str, list[Edit]] | None = None
     for name, edits in ops:
         if name in minor_rules() or name == first[0] or overlaps(edits, first[1]):
             continue
-        candidate = apply_edits(masked, list(first[1]) + list(edits))
-        if candidate == base:
+        if all(masked[a:b] == new for a, b, new in edits):
             continue
-        eps = masked_change_share(ctx, candidate)
+        eps = edits_change_share(ctx, list(first[1]) + list(edits))
         if eps > 2 * level:
             continue
         if best is None or abs(eps - level) < best[0]:
-            best = (abs(eps - level), name, candidate)
+            best = (abs(eps - level), name, list(edits))
     if best is None:
         return text, names
-    return ctx.unmask(best[2]), [first[0], best[1]]
+    return ctx.unmask(apply_edits(masked, list(first[1]) + best[2])), [first[0], best[1]]
 
 
 def trivial(names: Sequence[str], eps: float, level: float) -> bool:
@@ -373,7 +536,7 @@ def trivial(names: Sequence[str], eps: float, level: float) -> bool:
     if eps < level / 2:
         return True
     major = [n for n in names if n not in minor_rules()]
-    return len(major) == 1 and (major[0] == "framing" or major[0].startswith("word:"))
+    return len(major) == 1 and (major[0] in ("framing", "for_me") or major[0].startswith("word:"))
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:

@@ -63,12 +63,13 @@ from perturb.generate.perturbations._phrases import Rule, apply_edits, compile_r
 from perturb.generate.perturbations._text import (
     decapitalize_first,
     match_case,
+    message_style,
     rounded,
     sentence_spans,
     trailing_clause,
     word_change_share,
 )
-from perturb.generate.perturbations.paraphrase import question_ops
+from perturb.generate.perturbations.paraphrase import _COPULA_RE, question_ops
 from perturb.generate.slots import detect
 
 REGISTERS = ("formal_british", "casual_indian", "terse_us")
@@ -224,6 +225,11 @@ def _terse_words(masked: str) -> str:
     return masked
 
 
+_NP_TO_RE = re.compile(r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop|work|turn)\b")
+"""A noun phrase followed by "to <verb>" ("the heating to come on", "the rating to be 4.2"):
+a noun opener ("Gimme", "I should be grateful for") cannot take it."""
+
+
 def _opener(masked: str, reg: str, rng: random.Random) -> str:
     """Replace the opener of the first request sentence with one of the register's. A
     question opener puts its "?" on the request, and a trailing clause with its own subject
@@ -236,7 +242,15 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
         g = _GREETING_RE.match(sentence)
         lead = sentence[: g.end()] if g else ""
         rest = sentence[len(lead) :]
+        if _COPULA_RE.match(rest):
+            continue  # a statement ("Order number is X"): no request opener
         noun = _NOUN_OPENER_RE.match(rest)
+        np_to = re.match(
+            r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop|work|turn)\b",
+            rest[noun.end() :] if noun else "",
+        )
+        if noun and np_to:
+            continue  # "I want the heating to come on" is not "Gimme the heating to come on"
         if noun and re.match(r"(?:a|an|the|my|some|another)\b", rest[noun.end() :], re.I):
             new = rng.choice(style["noun_openers"])
             body = rest[noun.end() :]
@@ -254,7 +268,7 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
             new = rng.choice(options)
             body = rest[len(prefix) :]
             body = body[0].upper() + body[1:] if not new and not lead else body[0].lower() + body[1:]
-        opener = decapitalize_first(new) if lead else new
+        opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
         out = lead + opener + body
         question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
         tail = trailing_clause(out)
@@ -370,7 +384,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     request itself (only spelling, contractions, a greeting or a closing would change), the
     other registers in rotation order are tried, else the task is skipped."""
     first = register_for(ctx.task.id, index)
-    order = [register_for(ctx.task.id, index + k) for k in range(len(REGISTERS))]
+    # the fallback prefers the register neither of the first two variants rotates to, so a
+    # task's two variants are not the same register twice
+    steps = (0, 2, 1) if index % 2 == 0 else (0, 1, 2)
+    order = [register_for(ctx.task.id, index + k) for k in steps]
     for reg in order:
         variant = _in_register(ctx, level, rng, reg)
         if variant is not None:
@@ -384,6 +401,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
+    style = message_style(ctx.masked)
+    if reg == "formal_british" and style == "lower":
+        return None  # a formal letter never starts in lower case without punctuation
     locale = _LOCALE[reg]
     spelled = spell(ctx.masked, locale)
     masked = vocabulary(spelled, locale)
@@ -417,6 +437,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         ("closing", lambda t, r: _closing(t, reg, r)),
     ]
     rng.shuffle(frame)
+    if style != "written":
+        frame = []  # no "Dear team," before a voice command or a lower-case one-liner
     for name, op in frame:
         if current >= level:
             break

@@ -1,39 +1,57 @@
 """``reorder``: the same constraints in another order.
 
-The masked prompt is split into constraint segments: sentences (a sentence that opens with a
-reference back such as "It", "This" or "Also" stays glued to the one before), and within a
-sentence its comma/semicolon clauses (a head clause plus constraint clauses such as
-"economy class", "under £300"; clauses opening with "which", "but", "so", ... stay glued; a
-sentence opening with "If"/"When"/... is not split). Sentences are permuted; within a
-sentence the constraint clauses are permuted, and a clause opening with a preposition
-("under £300", "on Friday") may move in front of the head ("Under £300, book ...").
+The masked prompt is split into constraint segments at three depths:
+
+* sentences -- a sentence that refers back ("It", "this", "the same", "they", ... anywhere in
+  it, or opening with "Also"/"But"/...) stays glued to the one before, so a back-reference
+  never moves before what it refers to;
+* a sentence's comma/semicolon clauses -- a head clause plus constraint clauses such as
+  "economy class", "under £300"; clauses opening with "which", "but", "so", ... or holding a
+  back-reference stay glued; a sentence opening with "If"/"When"/... is not split; a clause
+  opening with a preposition ("under £300", "on Friday") may move in front of the head;
+* modifier phrases inside a clause -- after the clause's head, each phrase that opens with a
+  preposition or a time word and carries a value (a protected value or a time word: "on
+  Friday", "for 5 people", "at 7pm", "in Lyon", "this weekend") is a unit that moves whole
+  among the clause's other such phrases ("book a table on 1/20 for 5 people" -> "book a table
+  for 5 people on 1/20"); "from X to Y" and "between X and Y" are one phrase; a phrase without
+  a value stays glued to what precedes it.
 
 Where order carries meaning ("first ... then", "after that", "finally", numbered steps, ...)
 the task is skipped and the reason recorded.
 
-ε = normalised Kendall tau distance between the canonical and the new order of the segments:
-discordant pairs ÷ n(n-1)/2 (0 = same order, 1 = reversed). Measured on the finished text by
-splitting it the same way and matching each segment to its canonical segment.
+ε = share of word pairs whose order changed: the normalised Kendall tau distance over the
+prompt's words, each word carrying the index of its canonical segment (discordant word pairs
+÷ W(W-1)/2, W = words in segments; 0 = same order, 1 = reversed). Moving a short phrase past
+another in a long message is a small ε; swapping the halves of a message is about 0.5. The
+generator draws orders with few or many moves and keeps the one nearest the requested level.
+Measured on the finished text by splitting it the same way and matching each segment to its
+canonical segment.
 """
 
 from __future__ import annotations
 
-import difflib
 import functools
 import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
-from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
+from perturb.generate.perturbations._context import (
+    ClassSpec,
+    SkipGeneration,
+    TaskContext,
+    Variant,
+    epsilon_ceiling,
+)
 from perturb.generate.perturbations._text import (
+    BACK_REFERENCE_RE,
     capitalize_first,
     decapitalize_first,
-    kendall_distance,
     rounded,
     sentence_spans,
+    words,
 )
-from perturb.generate.slots import find_protected, mask, unmask
+from perturb.generate.slots import SENTINEL_PATTERN, Span, detect, find_protected, mask, sentinel, unmask
 
 _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
     ("'first ... then ...'", re.compile(r"\bfirst(?:ly)?\b[\s\S]*\bthen\b", re.I)),
@@ -45,7 +63,12 @@ _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
     ("'before/once ...'", re.compile(r"\b(?:before|once) (?:you|that|doing|it|we|I)\b", re.I)),
     (
         "numbered steps",
-        re.compile(r"(?:^|\n|\s)(?:\(?\d\)|\d[.)])\s+[A-Za-z]|\bstep \d\b|\bstep one\b", re.I),
+        # two numbered markers ("1. ... 2. ..."): one "number 7. Could ..." is not a list
+        re.compile(
+            r"(?:^|\n|\s)(?:\(?1\)|1[.)])\s+[A-Za-z][\s\S]*(?:^|\n|\s)(?:\(?2\)|2[.)])\s+[A-Za-z]"
+            r"|\bstep \d\b|\bstep one\b",
+            re.I,
+        ),
     ),
 ]
 _GLUE_SENTENCE = {
@@ -150,14 +173,126 @@ _FRONTABLE = {
 }
 
 
+_BACK_REFERENCE_RE = BACK_REFERENCE_RE
+_PHRASE_START = frozenset(
+    {
+        "on",
+        "at",
+        "for",
+        "in",
+        "under",
+        "below",
+        "over",
+        "above",
+        "by",
+        "before",
+        "after",
+        "around",
+        "between",
+        "from",
+        "within",
+        "during",
+        "near",
+        "until",
+        "till",
+        "starting",
+        "this",
+        "next",
+        "last",
+        "every",
+        "tomorrow",
+        "tonight",
+        "today",
+    }
+)
+"""Words that open a modifier phrase inside a clause."""
+_TIME_WORDS = frozenset(
+    {
+        "week",
+        "weekend",
+        "weekends",
+        "weekday",
+        "weekdays",
+        "month",
+        "year",
+        "morning",
+        "mornings",
+        "afternoon",
+        "evening",
+        "evenings",
+        "night",
+        "nights",
+        "tonight",
+        "today",
+        "tomorrow",
+        "hour",
+        "hours",
+        "minutes",
+        "days",
+    }
+)
+"""Words that give a phrase a value even without a protected span ("this weekend")."""
+_PHRASE_STOP = frozenset(
+    {
+        "and",
+        "but",
+        "or",
+        "because",
+        "so",
+        "which",
+        "who",
+        "that",
+        "if",
+        "when",
+        "while",
+        "where",
+        "i",
+        "we",
+        "you",
+        "me",
+        "us",
+        "to",
+        "is",
+        "are",
+        "was",
+        "be",
+    }
+)
+"""Words after which the clause's phrases are not split (a verb phrase or a new clause may
+follow); "to" only ends a phrase region when no "from" opened it."""
+_CLAUSE_TAIL_RE = re.compile(r"(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
+_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|\S+")
+_WORD_OR_SENTINEL_RE = re.compile(
+    SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|[A-Za-z0-9]+(?:['’][A-Za-z]+)*"
+)
+
+
+@dataclass
+class Clause:
+    """A clause: its head, its movable modifier phrases (in canonical order) and a tail
+    ("please") that stays last."""
+
+    head: str
+    phrases: list[str] = field(default_factory=list)
+    tail: str = ""
+    frontable: bool = False
+    """The last phrase states a time or date and may open the sentence ("On Wednesday, book
+    me ..."): set for the first clause of a sentence that is not a question."""
+
+    def parts(self) -> list[str]:
+        return [self.head, *self.phrases]
+
+
 @dataclass
 class Unit:
     """A sentence (or glued sentences): its clauses and its final punctuation."""
 
-    clauses: list[str]
+    clauses: list[Clause]
     end: str
     and_last: bool
     splittable: bool
+    refers_back: bool = False
+    """Holds a back-reference ("it", "them", ...): every unit before it stays before it."""
 
 
 def _first_word(text: str) -> str:
@@ -165,18 +300,148 @@ def _first_word(text: str) -> str:
     return m.group(1).lower() if m else ""
 
 
-def _split_unit(sentence: str) -> Unit:
+def _plain(token: str) -> str:
+    return re.sub(r"^[^\w\ue000]+|[^\w\ue001]+$", "", token).lower()
+
+
+def _valued(tokens: list[str]) -> bool:
+    return any(t.startswith("\ue000") or _plain(t) in _TIME_WORDS for t in tokens)
+
+
+def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
+    """The clause's head and its movable modifier phrases (see the module docstring).
+    ``timeish``: the sentinels that stand for a time, date or weekday."""
+    tail = ""
+    m = _CLAUSE_TAIL_RE.search(clause)
+    if m and m.start() > 0:
+        clause, tail = clause[: m.start()], clause[m.start() :]
+    tokens = _TOKEN_RE.findall(clause)
+    if len(tokens) < 3 or re.search(r"[,;:.!?—–]\s|\s-\s", clause):  # glued clauses stay as written
+        return Clause(clause, [], tail)
+    # the phrase region: after the last stop word; phrases open at a start word
+    begin = 0
+    opened_from = False
+    for i, tok in enumerate(tokens):
+        low = _plain(tok)
+        if low == "from":
+            opened_from = True
+        if (
+            low in _PHRASE_STOP
+            and not (low == "to" and opened_from)
+            and not (low == "and" and _between(tokens, i))
+        ):
+            begin = i + 1
+            opened_from = False
+    starts = [
+        i
+        for i in range(max(1, begin), len(tokens))
+        if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
+        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i))
+    ]
+    if not starts:
+        return Clause(clause, [], tail)
+    groups: list[list[str]] = []
+    head_tokens = tokens[: starts[0]]
+    for k, st in enumerate(starts):
+        end = starts[k + 1] if k + 1 < len(starts) else len(tokens)
+        groups.append(tokens[st:end])
+    phrases: list[list[str]] = []
+    for g in groups:
+        if not _valued(g) or _BACK_REFERENCE_RE.search(" ".join(g)):
+            if phrases:
+                phrases[-1] += g
+            else:
+                head_tokens += g
+        else:
+            phrases.append(g)
+    if not phrases or any(t[-1:] in ",;:.?!" for g in [head_tokens, *phrases] for t in g[:-1]):
+        return Clause(clause, [], tail)
+    last = phrases[-1]
+    frontable = (begin == 0 or not any(_plain(t) in _CONJUNCTIONS for t in tokens[:begin])) and _time_phrase(
+        last, timeish
+    )
+    return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
+
+
+_CONJUNCTIONS = frozenset(
+    "and but or because so which who that if when while where though although since".split()
+)
+
+
+def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
+    """A short phrase that only states a time or date ("on Friday", "at 7pm", "this weekend")."""
+    if _plain(tokens[0]) not in _TIME_OPENERS or len(tokens) > 4 or not tokens[0][:1].isalpha():
+        return False
+    rest = tokens[1:] if _plain(tokens[0]) in _TIME_OPENERS - _TIME_WORDS else tokens
+    has_time = False
+    for t in rest:
+        core = t.rstrip(".,!?")
+        if core in timeish or _plain(t) in _TIME_WORDS:
+            has_time = True
+        elif _plain(t) not in ("the", "a", "this", "next", "every"):
+            return False
+    return has_time
+
+
+def _opens_bare(tokens: list[str], i: int) -> bool:
+    """A time value with no preposition of its own ("... pedicure tomorrow afternoon for 2")
+    opens a phrase; after "to", "and", a preposition or another value it belongs to what
+    precedes ("from June 14 to June 18")."""
+    prev = tokens[i - 1]
+    low = _plain(prev)
+    if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
+        return False
+    # "the 6:30 pm spin class": a value inside a noun phrase, not a phrase of its own
+    nxt = _plain(tokens[i + 1]) if i + 1 < len(tokens) else ""
+    return not nxt or nxt in _PHRASE_START
+
+
+_NOT_BEFORE_BARE = frozenset(
+    "to and or through the a an my your our their this that since of with about into onto via per "
+    "than as like past around till until for".split()
+)
+
+
+def _between(tokens: list[str], i: int) -> bool:
+    """True when the "and" at ``i`` belongs to "between X and Y"."""
+    return any(_plain(t) == "between" for t in tokens[max(0, i - 3) : i])
+
+
+def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()) -> bool:
+    """True when the start word at ``i`` does not open a phrase: "this/next/last/every" not
+    followed by a time word, or a word right after another start word ("from 9 to ...")."""
+    low = _plain(tokens[i])
+    if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
+        # "by Queen", "by card", "starting on 15 January" belong to the word before
+        nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
+        return not (nxt in timeish or _plain(nxt) in _TIME_WORDS)
+    if low in ("this", "next", "last", "every"):
+        if i + 1 >= len(tokens):
+            return True
+        return not (_plain(tokens[i + 1]) in _TIME_WORDS or tokens[i + 1].startswith("\ue000"))
+    prev = _plain(tokens[i - 1]) if i > 0 else ""
+    if re.search(r"(?:ing|ed)$", prev) and prev not in _PHRASE_START:
+        return True  # "starting on 15 January", "booked for Friday": the phrase belongs to the verb
+    return prev in _PHRASE_START and prev not in ("tomorrow", "tonight", "today")
+
+
+def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
     end = ""
     m = re.search(r"[.!?]+[\"'”’)]*$", sentence)
     body = sentence
     if m:
         body, end = sentence[: m.start()], sentence[m.start() :]
     if _first_word(body) in _NO_SPLIT:
-        return Unit([body], end, False, False)
+        return Unit([Clause(body)], end, False, False)
     parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
     clauses: list[str] = []
     for part in parts:
-        glue = _first_word(part) in _GLUE_CLAUSE or part.lower().strip(" !.") in _BARE
+        glue = (
+            _first_word(part) in _GLUE_CLAUSE
+            or part.lower().strip(" !.") in _BARE
+            or bool(_BACK_REFERENCE_RE.search(part))
+            or bool(_APPOSITIVE_RE.fullmatch(part))
+        )
         if clauses and glue and not part.lower().startswith("and "):
             clauses[-1] += ", " + part
         else:
@@ -191,7 +456,26 @@ def _split_unit(sentence: str) -> Unit:
             merged[-1] += ", " + c
         else:
             merged.append(c)
-    return Unit(merged, end, and_last, len(merged) > 1)
+    clause_list = [split_phrases(c, timeish) for c in merged]
+    request = re.match(r"\W*(?:can|could|would|will)\s+you\b", body, re.I) is not None
+    question = (end.startswith("?") or _first_word(body) in _QUESTION_WORDS) and not request
+    for later in clause_list[1:]:
+        later.frontable = False
+    if question:
+        clause_list[0].frontable = False
+    return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_APPOSITIVE_RE = re.compile(r"\s*(?:[\ue000-\uf8ff]+|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s*")
+"""A clause that is only a name or a protected value ("my mum, Maria, from ..."): an
+appositive, glued to the clause before it."""
+_QUESTION_WORDS = frozenset(
+    "what whats what's when where which who why how is are was were do does did can could "
+    "would will should shall may might have has am".split()
+)
+_TIME_OPENERS = frozenset(
+    "on at by this next tomorrow tonight today every before after until starting from".split()
+)
 
 
 _GREETING_RE = re.compile(
@@ -216,7 +500,7 @@ def _pinned(masked: str) -> tuple[str, str, str]:
     return head, masked, tail
 
 
-def units_of(masked: str) -> list[Unit]:
+def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     sentences: list[str] = []
     for a, b in sentence_spans(masked):
@@ -225,40 +509,185 @@ def units_of(masked: str) -> list[Unit]:
             sentences[-1] += " " + s
         else:
             sentences.append(s)
-    return [_split_unit(s) for s in sentences]
+    units = [_split_unit(s, timeish) for s in sentences]
+    for k, unit in enumerate(units):
+        unit.refers_back = k > 0 and bool(_BACK_REFERENCE_RE.search(sentences[k]))
+    return units
 
 
-def _render(units: list[Unit], orders: list[list[int]], unit_order: list[int]) -> str:
+def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
+    """True when every unit that refers back still follows every unit it followed."""
+    seen = [False] * (len(units) + 1)
+    lowest_unseen = 0
+    for u in unit_order:
+        if units[u].refers_back and lowest_unseen < u:
+            return False
+        seen[u] = True
+        while seen[lowest_unseen]:
+            lowest_unseen += 1
+    return True
+
+
+@dataclass
+class Order:
+    """A new order: of the units, of each unit's clauses, of each clause's phrases."""
+
+    units: list[int]
+    clauses: list[list[int]]
+    phrases: list[list[list[int]]]
+    fronted: set[int] = field(default_factory=set)
+    """Units whose head clause's last time phrase opens the sentence."""
+
+
+def _identity(units: list[Unit]) -> Order:
+    return Order(
+        list(range(len(units))),
+        [list(range(len(u.clauses))) for u in units],
+        [[list(range(len(c.phrases))) for c in u.clauses] for u in units],
+    )
+
+
+def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
     out = []
-    for k, u in enumerate(unit_order):
+    for k, u in enumerate(order.units):
         unit = units[u]
-        clauses = [unit.clauses[i] for i in orders[u]]
-        head_pos = orders[u].index(0)
-        if head_pos != 0:
-            clauses[head_pos] = decapitalize_first(clauses[head_pos])
-        clauses[0] = capitalize_first(clauses[0])
-        if unit.and_last and len(clauses) > 1:
-            clauses[-1] = "and " + clauses[-1]
-        end = unit.end or ("." if k < len(unit_order) - 1 else "")
-        out.append(", ".join(clauses) + end)
+        texts = []
+        opener = ""
+        for ci in order.clauses[u]:
+            clause = unit.clauses[ci]
+            idx = order.phrases[u][ci]
+            if ci == 0 and u in order.fronted:
+                last = len(clause.phrases) - 1
+                opener = clause.phrases[last]
+                idx = [i for i in idx if i != last]
+            phrases = [clause.phrases[i] for i in idx]
+            texts.append(" ".join([clause.head, *phrases]) + clause.tail)
+        head_pos = order.clauses[u].index(0)
+        if head_pos != 0 or opener:
+            texts[head_pos] = decapitalize_first(texts[head_pos])
+        if opener:
+            texts.insert(0, opener)
+        texts[0] = texts[0] if lower else capitalize_first(texts[0])
+        if unit.and_last and len(texts) > 1:
+            texts[-1] = "and " + texts[-1]
+        end = unit.end or ("." if k < len(order.units) - 1 else "")
+        out.append(", ".join(texts) + end)
     return " ".join(out)
 
 
-def _flat(units: list[Unit], orders: list[list[int]], unit_order: list[int]) -> list[int]:
-    offsets, total = [], 0
-    for unit in units:
-        offsets.append(total)
-        total += len(unit.clauses)
-    return [offsets[u] + i for u in unit_order for i in orders[u]]
+def _flat(units: list[Unit], order: Order) -> list[int]:
+    """Canonical segment indices (head, then phrases of each clause) in the new order."""
+    offsets: dict[tuple[int, int], int] = {}
+    total = 0
+    for ui, unit in enumerate(units):
+        for ci, clause in enumerate(unit.clauses):
+            offsets[(ui, ci)] = total
+            total += 1 + len(clause.phrases)
+    out = []
+    for u in order.units:
+        for ci in order.clauses[u]:
+            base = offsets[(u, ci)]
+            out.append(base)
+            out.extend(base + 1 + p for p in order.phrases[u][ci])
+    return out
+
+
+def _front(units: list[Unit], order: Order, flat: list[int]) -> list[int]:
+    """``flat`` with each fronted phrase moved to the start of its unit."""
+    out: list[int] = []
+    pos = 0
+    offsets: dict[int, int] = {}
+    total = 0
+    for ui, unit in enumerate(units):
+        offsets[ui] = total
+        total += sum(1 + len(c.phrases) for c in unit.clauses)
+    for u in order.units:
+        size = sum(1 + len(c.phrases) for c in units[u].clauses)
+        chunk = flat[pos : pos + size]
+        pos += size
+        if u in order.fronted:
+            last = offsets[u] + len(units[u].clauses[0].phrases)
+            chunk = [last] + [i for i in chunk if i != last]
+        out.extend(chunk)
+    return out
+
+
+def _segments(units: list[Unit]) -> list[str]:
+    return [part for u in units for c in u.clauses for part in c.parts()]
+
+
+def weighted_kendall(order: list[int], weights: list[int]) -> float:
+    """Normalised Kendall tau distance over words: segment ``order[k]`` stands for
+    ``weights[order[k]]`` words; discordant word pairs ÷ W(W-1)/2. O(n log n) (Fenwick tree)."""
+    n = len(weights)
+    total = sum(weights)
+    if total < 2 or n < 2:
+        return 0.0
+    tree = [0] * (n + 1)
+    placed = 0
+    discordant = 0
+    for v in order:
+        # weight already placed with a canonical index > v
+        i, below = v + 1, 0
+        while i > 0:
+            below += tree[i]
+            i -= i & -i
+        discordant += weights[v] * (placed - below)
+        placed += weights[v]
+        i = v + 1
+        while i <= n:
+            tree[i] += weights[v]
+            i += i & -i
+    return discordant / (total * (total - 1) / 2)
+
+
+def _weights(segments: list[str]) -> list[int]:
+    return [max(1, len(_WORD_OR_SENTINEL_RE.findall(s))) for s in segments]
+
+
+def _draw(units: list[Unit], rng: random.Random) -> Order:
+    """A random order: each depth is shuffled with its own probability, so draws range from
+    one small move to a full shuffle."""
+    order = _identity(units)
+    p_units, p_clauses, p_phrases = rng.random(), rng.random(), rng.random()
+    if len(units) > 1 and rng.random() < p_units:
+        for _ in range(6):
+            new = list(range(len(units)))
+            if rng.random() < 0.5:  # move one unit
+                i, j = rng.sample(range(len(units)), 2)
+                new.insert(j, new.pop(i))
+            else:
+                rng.shuffle(new)
+            if _keeps_references(units, new):
+                order.units = new
+                break
+    for ui, unit in enumerate(units):
+        if unit.splittable and len(unit.clauses) > 1 and rng.random() < p_clauses:
+            order.clauses[ui] = _clause_order(unit, rng)
+        if unit.clauses[0].frontable and order.clauses[ui][0] == 0 and rng.random() < p_phrases * 0.5:
+            order.fronted.add(ui)  # never two openers ("On Friday, under £300, book ...")
+        for ci, clause in enumerate(unit.clauses):
+            if len(clause.phrases) > 1 and rng.random() < p_phrases:
+                if rng.random() < 0.5:  # move one phrase
+                    i, j = rng.sample(range(len(clause.phrases)), 2)
+                    order.phrases[ui][ci].insert(j, order.phrases[ui][ci].pop(i))
+                else:
+                    rng.shuffle(order.phrases[ui][ci])
+    return order
 
 
 def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     n = len(unit.clauses)
-    if not unit.splittable or n < 2:
-        return list(range(n))
     tails = list(range(1, n))
     rng.shuffle(tails)
-    front = [t for t in tails if _first_word(unit.clauses[t]) in _FRONTABLE and rng.random() < 0.3]
+    front = [
+        t
+        for t in tails
+        if _first_word(unit.clauses[t].head) in _FRONTABLE
+        and unit.clauses[t].head[:1].isalpha()
+        and len(_TOKEN_RE.findall(" ".join(unit.clauses[t].parts()))) <= 5
+        and rng.random() < 0.3
+    ]
     return front + [0] + [t for t in tails if t not in front]
 
 
@@ -271,56 +700,82 @@ def order_carries_meaning(prompt: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _structure(masked: str) -> tuple[str, tuple[Unit, ...], str]:
+def _structure(masked: str, timeish: frozenset[str]) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body)), tail
+    return head, tuple(units_of(body, timeish)), tail
+
+
+_TIME_KINDS = frozenset({"time", "date", "weekday", "month"})
+
+
+def _timeish(spans: list[Span]) -> frozenset[str]:
+    """Sentinels of the spans that state a time, date or weekday (a declared slot counts when
+    a time, date or weekday is detected in it, or it holds a time word: "next Monday",
+    "tomorrow afternoon")."""
+    out = set()
+    for i, span in enumerate(spans):
+        kinds = {span.kind} if span.kind != "slot" else {d.kind for d in detect(span.text)}
+        timed = span.kind == "slot" and any(w.lower() in _TIME_WORDS for w in words(span.text))
+        if kinds & _TIME_KINDS or timed:
+            out.add(sentinel(i))
+    return frozenset(out)
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
     reason = order_carries_meaning(ctx.prompt)
     if reason:
         raise SkipGeneration(reason)
-    head, unit_tuple, tail = _structure(ctx.masked)
+    head, unit_tuple, tail = _structure(ctx.masked, _timeish(list(ctx.spans)))
     units = list(unit_tuple)
-    movable = len(units) > 1 or any(len(u.clauses) > 1 for u in units)
+    movable = (
+        len(units) > 1
+        or any(len(u.clauses) > 1 and u.splittable for u in units)
+        or any(len(c.phrases) > 1 or c.frontable for u in units for c in u.clauses)
+    )
     if not movable:
         raise SkipGeneration(
-            "fewer than two constraint segments to reorder (one sentence without separable clauses)"
+            "fewer than two constraint segments to reorder (one sentence without separable "
+            "clauses or modifier phrases)"
         )
-    identity = _flat(units, [list(range(len(u.clauses))) for u in units], list(range(len(units))))
-    found: dict[tuple[int, ...], tuple[float, int, list[list[int]], list[int]]] = {}
-    for k in range(30):
-        unit_order = list(range(len(units)))
-        rng.shuffle(unit_order)
-        orders = [_clause_order(u, rng) for u in units]
-        flat = _flat(units, orders, unit_order)
+    identity = _flat(units, _identity(units))
+    weights = _weights(_segments(units))
+    found: dict[tuple[int, ...], tuple[float, int, Order]] = {}
+    for k in range(40):
+        order = _draw(units, rng)
+        flat = _flat(units, order)
+        if order.fronted:  # the fronted phrase comes first in its unit
+            flat = _front(units, order, flat)
         if flat == identity or tuple(flat) in found:
             continue
-        found[tuple(flat)] = (abs(kendall_distance(flat) - level), k, orders, unit_order)
+        found[tuple(flat)] = (abs(weighted_kendall(flat, weights) - level), k, order)
     ranked = sorted(found.items(), key=lambda item: item[1][:2])
     if not ranked:
         raise SkipGeneration(
             "no other order of the constraint segments keeps the request well-formed "
             "(only the head clause and clauses that cannot move)"
         )
+    top = epsilon_ceiling(level)
+    fitting = [r for r in ranked if r[1][0] + level <= top + 1e-9 or r[1][0] <= 0]
+    if not fitting:
+        smallest = min(weighted_kendall(list(r[0]), weights) for r in ranked)
+        raise SkipGeneration(
+            f"every other order moves too much for level {level:g} (ε {smallest:.2f} > {top:.2f}); "
+            "a higher level may have one"
+        )
+    ranked = fitting
     if len(ranked) <= index:
         raise SkipGeneration(
             f"only {len(ranked)} other order(s) of the constraint segments found "
             f"(variant index {index} asked)"
         )
-    flat_t, (_, _, orders, unit_order) = ranked[index]
-    rendered = _render(units, orders, unit_order)
+    flat_t, (_, _, order) = ranked[index]
+    body = _pinned(ctx.masked)[1]
+    rendered = _render(units, order, lower=body[:1].islower())
     if head:
         rendered = head + (decapitalize_first(rendered) if head.rstrip()[-1:] == "," else rendered)
     text = ctx.unmask(rendered + tail)
-    segments = [ctx.unmask(c) for u in units for c in u.clauses]
+    segments = [ctx.unmask(c) for c in _segments(units)]
     return Variant(text=text, details={"order": list(flat_t), "segments": segments})
-
-
-def _norm(clause: str) -> str:
-    c = clause.lower().strip()
-    c = re.sub(r"^and\s+", "", c)
-    return re.sub(r"[^\w\s]", "", c).strip()
 
 
 def segments_of(ctx: TaskContext, text: str) -> list[str]:
@@ -328,25 +783,39 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    return [unmask(c, values) for u in units_of(body) for c in u.clauses]
+    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans)))]
+
+
+def _flatten(text: str) -> str:
+    return " " + " ".join(re.sub(r"[^\w\s]", " ", text.lower()).split()) + " "
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
-    original = [_norm(c) for c in segments_of(ctx, ctx.prompt)]
-    new = [_norm(c) for c in segments_of(ctx, text)]
-    free = list(range(len(original)))
-    order: list[int] = []
-    for seg in new:
-        if not free:
-            break
-        exact = [i for i in free if original[i] == seg]
-        if exact:
-            pick = exact[0]
-        else:
-            pick = max(free, key=lambda i: (difflib.SequenceMatcher(None, original[i], seg).ratio(), -i))
-        free.remove(pick)
-        order.append(pick)
-    return rounded(kendall_distance(order))
+    """Locate each canonical segment in ``text`` (case and punctuation ignored; repeated
+    segments take successive occurrences) and measure the word-weighted Kendall distance of
+    the order found. Segments that cannot be found are left out."""
+    canonical = segments_of(ctx, ctx.prompt)
+    flat = _flatten(text)
+    covered = bytearray(len(flat))
+    resume: dict[str, int] = {}  # a repeated segment's next search starts after its last hit
+    located: list[tuple[int, int]] = []
+    for i, seg in enumerate(canonical):
+        needle = _flatten(re.sub(r"^\s*and\s+", "", seg, flags=re.I))
+        if not needle.strip():
+            continue
+        at = flat.find(needle, resume.get(needle, 0))
+        while at >= 0 and covered[at]:
+            at = flat.find(needle, at + 1)
+        if at < 0:
+            continue
+        resume[needle] = at + 1
+        covered[at : at + len(needle) - 1] = b"\x01" * (len(needle) - 1)
+        located.append((at, i))
+    order = [i for _, i in sorted(located)]
+    keep = sorted(order)
+    rank = {v: k for k, v in enumerate(keep)}
+    weights = _weights(canonical)
+    return rounded(weighted_kendall([rank[i] for i in order], [weights[i] for i in keep]))
 
 
 SPEC = ClassSpec(
@@ -354,8 +823,9 @@ SPEC = ClassSpec(
     default_level=0.3,
     max_level=1.0,
     length_ratio=(0.9, 1.12),
-    epsilon="normalised Kendall tau distance between the canonical and the new order of the "
-    "constraint segments (discordant pairs / n(n-1)/2)",
+    epsilon="share of word pairs whose order changed: normalised Kendall tau distance over the "
+    "prompt's words, each carrying the index of its constraint segment (sentence, clause or "
+    "modifier phrase)",
     generate=generate,
     measure=measure,
 )

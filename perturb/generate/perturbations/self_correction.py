@@ -1,34 +1,38 @@
 """``self_correction``: the user states a wrong value of a slot first, then corrects it.
 
 A slot is *correctable* when a plausible wrong value of the same type can be made (see
-:mod:`._wrong`): a weekday, a month, a date, a time, money, a count (digits or a number word),
-an ID, a city/country (from the same region; not one that locates a landmark, "near Times
-Square in New York") or a value of a known category (seat class, room type, ...). Declared
-slots are used first; without declared slots, detected values of those types are used
-(recorded as ``detected:<kind>``). The canonical value is never edited: the wrong value and a
-correction phrase are inserted in front of it, so the final stated value is always the
-canonical one:
+:mod:`._wrong`): a weekday, a month, a date, a relative date ("next week" / "this week"), a
+time, money (another amount, or the same amount in another currency sign), a count, an ID, a
+code of a known group (LHR/LGW, USD/EUR), a person's first name from the shipped list, a
+city/country (from the same region; not one that locates a landmark, "near Times Square in
+New York") or a value of a known category (seat class, room type, ...). A multi-word declared
+slot ("Thursday next week", "Toronto, Ontario") is corrected through a value detected inside
+it, the whole slot restated. Declared slots are used first; without declared slots, detected
+values of those types are used (recorded as ``detected:<kind>``). The canonical value is never
+edited: the wrong value and a correction phrase are inserted in front of it, so the final
+stated value is always the canonical one:
 
-* ``dash_sorry``  "Thursday — sorry, I meant Friday"
-* ``no_wait``     "Thursday, no wait, Friday"
-* ``actually``    "Thursday... actually make that Friday"
-* ``correction``  "Thursday (correction: Friday)"
+* ``no``          "Thursday, no, Friday"
 * ``i_mean``      "Thursday, I mean Friday"
+* ``no_wait``     "Thursday, no wait, Friday"
+* ``dash_sorry``  "Thursday — sorry, I meant Friday"
+* ``actually``    "Thursday... actually make that Friday"
 * ``scratch``     "Thursday — scratch that, Friday"
+* ``my_mistake``  "Thursday, sorry, my mistake, I meant Friday"
+* ``oops``        "Thursday, oops, that's wrong, I meant Friday"
 
 The dashed phrasings are not used in a sentence that already has a dash. A value after an
 article is restated with it ("a family of five... actually make that a family of four"), the
-first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat").
+first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat"). Several
+corrections are made only in clauses that are not next to each other (a clause ends at , ; :
+— or a sentence end), so two corrections never stack into something that reads like a route.
 
-With level ε the generator corrects ``max(1, round(ε × correctable))`` slots (one at the
-default level), preferring weekdays, dates, times, counts, amounts and categories, then IDs,
-then places. Several corrections are made only in different clauses that are not next to each
-other (a clause ends at , ; : — or a sentence end), so two corrections never stack into
-something that reads like a route ("from Warsaw, I mean London to Glasgow — scratch that,
-Delhi"); when the level asks for more than fit, fewer are made and ε says so.
-
-ε = corrections ÷ correctable slots, measured on the finished text: a correction is a
-correctable value preceded (within a short window) by a correction phrase.
+ε = words added by the corrections ÷ words of the canonical prompt (capped at 1; 0 when no
+correction is stated): how much superseded material the agent has to discard. The generator
+draws plans (how many slots, which, which phrasing: 1 to 6 added words each) and keeps the one
+whose ε is nearest the requested level; a short prompt cannot go below one short correction
+and a long one with one correctable value cannot reach a high level, so ε is reported as
+measured.
 """
 
 from __future__ import annotations
@@ -39,24 +43,26 @@ import re
 from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
-from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans
+from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans, words
 from perturb.generate.perturbations._wrong import categories, category_of, wrong_value
 from perturb.generate.slots import Span, detect, find_protected, sentinel
 from perturb.records import Task
 
 PHRASINGS: dict[str, tuple[str, str]] = {
-    "dash_sorry": ("{wrong} — sorry, I meant ", ""),
-    "no_wait": ("{wrong}, no wait, ", ""),
-    "actually": ("{wrong}... actually make that ", ""),
-    "correction": ("{wrong} (correction: ", ")"),
+    "no": ("{wrong}, no, ", ""),
     "i_mean": ("{wrong}, I mean ", ""),
+    "no_wait": ("{wrong}, no wait, ", ""),
+    "dash_sorry": ("{wrong} — sorry, I meant ", ""),
+    "actually": ("{wrong}... actually make that ", ""),
     "scratch": ("{wrong} — scratch that, ", ""),
+    "my_mistake": ("{wrong}, sorry, my mistake, I meant ", ""),
+    "oops": ("{wrong}, oops, that's wrong, I meant ", ""),
 }
 """Phrasing name -> (text before the canonical value, text after it)."""
 
 CUE_RE = re.compile(
     r"(?:(?:sorry|I\s+meant|no,?\s+wait|actually(?:,?\s+make\s+(?:that|it))?|correction:|"
-    r"I\s+mean|scratch\s+that|make\s+that|or\s+rather|oops|my\s+mistake|wait|no,)"
+    r"I\s+mean|scratch\s+that|make\s+that|or\s+rather|oops|my\s+mistake|that['’]?s\s+wrong|wait|no,)"
     r"[\s,:;.—–-]*)+(?:(?:a|an|the|my|our|your|his|her|their)\s+)?$",
     re.I,
 )
@@ -138,7 +144,7 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
         return None
     if _capital_by_position(ctx, span, kind):
         return None
-    return wrong_value(
+    whole = wrong_value(
         span.text,
         kind,
         rng,
@@ -146,6 +152,30 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
         after=ctx.prompt[span.end :],
         avoid=ctx.protected,
     )
+    if whole is not None or span.kind != "slot":
+        return whole
+    # a multi-word declared slot ("Thursday next week", "Toronto, Ontario"): correct a value
+    # detected inside it and restate the whole slot ("Wednesday next week, I mean Thursday
+    # next week")
+    for part in detect(span.text):
+        if part.kind not in _PART_KINDS or part.text == span.text:
+            continue
+        if part.kind == "place" and _locates_landmark(ctx, span):
+            continue
+        wrong = wrong_value(
+            part.text,
+            part.kind,
+            rng,
+            before=ctx.prompt[: span.start + part.start],
+            after=ctx.prompt[span.start + part.end :],
+            avoid=ctx.protected,
+        )
+        if wrong is not None:
+            return span.text[: part.start] + wrong + span.text[part.end :]
+    return None
+
+
+_PART_KINDS = frozenset({"weekday", "month", "date", "time", "money", "number", "id", "place"})
 
 
 def correctable(ctx: TaskContext) -> list[tuple[str, Span]]:
@@ -189,14 +219,8 @@ def _apart(ctx: TaskContext, a: Span, b: Span) -> bool:
     return sa != sb or abs(ca - cb) >= 2
 
 
-def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
-    slots = correctable(ctx)
-    if not slots:
-        raise SkipGeneration(
-            "no slot can be corrected (no weekday, month, date, time, money, number, ID, "
-            "place or known-category value)"
-        )
-    k = min(len(slots), max(1, round(level * len(slots))))
+def _picks(ctx: TaskContext, slots: list[tuple[str, Span]], k: int, rng: random.Random) -> list[int]:
+    """Up to ``k`` slots to correct, preferred kinds first, never two in adjacent clauses."""
     keys = [(_tier(ctx, span), rng.random()) for _, span in slots]
     picked: list[int] = []
     for i in sorted(range(len(slots)), key=keys.__getitem__):
@@ -204,19 +228,54 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             break
         if all(_apart(ctx, slots[i][1], slots[j][1]) for j in picked):
             picked.append(i)
+    return picked
+
+
+def _phrase_words(phrasing: str, wrong: str) -> int:
+    before, after = PHRASINGS[phrasing]
+    return len(words(before.format(wrong=wrong) + after))
+
+
+def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    slots = correctable(ctx)
+    if not slots:
+        raise SkipGeneration(
+            "no slot can be corrected (no weekday, month, date, time, money, number, ID, "
+            "name, place or known-category value)"
+        )
+    base = max(1, len(words(ctx.prompt)))
+    # Draw plans (which slots, which wrong values, which phrasings) and keep the one whose
+    # ε (added words / canonical words) is nearest the level; the draw order breaks ties.
+    best: tuple[float, int, list[tuple[int, str, str]]] | None = None
+    for trial in range(16):
+        k = 1 + int(rng.random() * len(slots)) if trial else 1
+        picked = _picks(ctx, slots, k, rng)
+        plan = []
+        for i in picked:
+            wrong = _wrong_for(ctx, slots[i][1], rng)
+            if wrong is None:
+                continue
+            sentence = _sentence_at(ctx, slots[i][1])
+            names = sorted(PHRASINGS)
+            if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
+                names = [n for n in names if n not in DASHED]
+            plan.append((i, wrong, rng.choice(names)))
+        if not plan:
+            continue
+        added = sum(_phrase_words(p, w) for _, w, p in plan)
+        score = abs(min(1.0, added / base) - level)
+        if best is None or score < best[0] - 1e-9:
+            best = (score, trial, plan)
+    if best is None:
+        raise SkipGeneration("no plausible wrong value for any correctable slot")
     masked = ctx.masked
     corrections = []
-    for i in sorted(picked, reverse=True):
+    for i, wrong, phrasing in sorted(
+        best[2], key=lambda p: -masked.index(sentinel(ctx.spans.index(slots[p[0]][1])))
+    ):
         label, span = slots[i]
-        wrong = _wrong_for(ctx, span, rng)
-        assert wrong is not None
         token = sentinel(ctx.spans.index(span))
         at = masked.index(token)
-        sentence = next((masked[a:b] for a, b in sentence_spans(masked) if a <= at < b), "")
-        names = sorted(PHRASINGS)
-        if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
-            names = [n for n in names if n not in DASHED]
-        phrasing = rng.choice(names)
         before, after = PHRASINGS[phrasing]
         # the whole phrase is restated: "a family of five... actually make that a family of
         # four", never "... make that family of four"
@@ -236,6 +295,11 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     details: dict[str, Any] = dict(corrections[0])
     details["corrections"] = corrections
     return Variant(text=ctx.unmask(masked), details=details)
+
+
+def _sentence_at(ctx: TaskContext, span: Span) -> str:
+    at = _masked_pos(ctx, span)
+    return next((ctx.masked[a:b] for a, b in sentence_spans(ctx.masked) if a <= at < b), "")
 
 
 def _vowel_sound(text: str) -> bool:
@@ -258,10 +322,13 @@ def found_corrections(ctx: TaskContext, text: str) -> list[str]:
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
-    slots = correctable(ctx)
-    if not slots:
+    """ε = words added by the corrections ÷ words of the canonical prompt, capped at 1
+    (0 when the text states no correction): how much superseded material the agent must
+    discard."""
+    if not correctable(ctx) or not found_corrections(ctx, text):
         return 0.0
-    return rounded(len(found_corrections(ctx, text)) / len(slots))
+    base = max(1, len(words(ctx.prompt)))
+    return rounded(min(1.0, max(0, len(words(text)) - len(words(ctx.prompt))) / base))
 
 
 def _value_before(before: str) -> str | None:

@@ -3,7 +3,10 @@ values.
 
 Eligible words are the word tokens with at least two letters outside protected spans. Every
 variant has keyboard-level edits on ``max(1, round(level × eligible))`` eligible words (so
-never a casing-only variant):
+never a casing-only variant), but never more than one word in three (denser typing is not
+how people slip), and no slip may turn a word into another common English word ("not" ->
+"got", "from" -> "form": ``wordfreq`` Zipf frequency 3.5 or more), which would change the
+meaning instead of adding noise:
 
 * ``substitute``: a letter replaced by a QWERTY neighbour (the adjacency map is nlpaug's
   ``res/char/keyboard/en.json``; letters only, so no digit or symbol is introduced);
@@ -43,9 +46,24 @@ from typing import Any
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import WORD_RE, altered_share, rounded, words
 
+MAX_DENSITY = 3
+"""At most one slipped word in this many eligible words."""
+REAL_WORD_ZIPF = 3.5
+"""A slip whose result has at least this Zipf frequency in English (``wordfreq``: 3.5 is about
+three uses per million words: "form", "got", "now") is another real word and would change the
+meaning; it is redrawn. Rare strings such as "teh" (3.0) stay typos."""
 CASE_MODES = ("keep", "lower", "capitalised", "sticky_shift", "caps_lock")
 _CASE_WEIGHTS = (0.5, 0.2, 0.1, 0.1, 0.1)
 OPS = ("substitute", "transpose", "delete", "double")
+
+
+@functools.lru_cache(maxsize=4096)
+def real_word(word: str) -> bool:
+    """True when ``word`` is a common English word (``wordfreq``'s Zipf frequency at least
+    :data:`REAL_WORD_ZIPF`; the word list ships inside the wheel, nothing is downloaded)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word.lower(), "en") >= REAL_WORD_ZIPF
 
 
 @functools.lru_cache(maxsize=1)
@@ -148,7 +166,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     n = len(matches)
     if n == 0:
         raise SkipGeneration("no eligible word (every word is protected or shorter than two letters)")
-    target = min(n, max(1, round(level * n)))
+    # at most one slip in every three words: denser than that no one types (level 0.5 on a
+    # long message made every other word a slip)
+    target = min(n, max(1, round(level * n)), max(1, -(-n // MAX_DENSITY)))
     replace: dict[int, tuple[int, str]] = {}
     edits: list[tuple[int, dict[str, str]]] = []
     order = list(matches)
@@ -156,7 +176,12 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     for m in order:
         if len(edits) >= target:
             break
-        result = edit_word(m.group(), rng)
+        result = None
+        for _ in range(4):  # a slip that makes another real word ("not" -> "got") is no typo
+            result = edit_word(m.group(), rng)
+            if result is None or not real_word(result[0]):
+                break
+            result = None
         if result is None:
             continue
         new, op = result
