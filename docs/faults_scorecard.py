@@ -39,7 +39,7 @@ def scorecard() -> str:
 
     with tempfile.TemporaryDirectory(prefix="perturb-faults-doc-") as tmp:
         root = Path(tmp)
-        for name in ("tasks", "fixtures"):
+        for name in ("tasks", "review", "fixtures"):
             shutil.copytree(REPO / name, root / name)
         runner = CliRunner()
         done = runner.invoke(

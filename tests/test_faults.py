@@ -319,6 +319,7 @@ def test_lambda_zero_gives_todays_outcomes(tmp_path: Path) -> None:
     copy = tmp_path / "travel"
     shutil.copytree(REPO / "fixtures", copy / "fixtures")
     shutil.copytree(REPO / "tasks", copy / "tasks")
+    shutil.copytree(REPO / "review", copy / "review")
     fx = copy / "fixtures" / "travel.jsonl"
     args = ["--agent", "examples.travel_agent:agent", "-n", "1", "--classes", "canonical,typo"]
     assert invoke(str(fx), *args, "--out", str(copy / "tools")).exit_code == 0
