@@ -32,6 +32,8 @@ from perturb.io.hashing import content_hash as content_hash
 _LAZY = {
     "AgentResponse": "perturb.run.agents",
     "GenerateOptions": "perturb.generate.core",
+    "GateOptions": "perturb.report.gate",
+    "ReportOptions": "perturb.report.core",
     "RunOptions": "perturb.run.core",
     "assert_verified": "perturb.freeze.verify",
     "grade": "perturb.run.graders",

@@ -499,24 +499,26 @@ def report(
     ] = False,
 ) -> None:
     """Scorecard of a run: mean, pass@k, pass^k per class, delta vs canonical with intervals."""
-    from perturb.report.core import render, run_report
+    from perturb.report.core import ReportOptions, render, run_report
     from perturb.report.formats.text import print_text
 
     result = run_report(
-        run_dir,
-        ks=k,
-        formats=fmt,
-        outputs=output,
-        out_dir=out_dir,
-        bootstrap=bootstrap,
-        seed=seed,
+        ReportOptions(
+            run_dir,
+            ks=k,
+            formats=fmt or [],
+            outputs=output or [],
+            out_dir=out_dir,
+            bootstrap=bootstrap,
+            seed=seed,
+        )
     )
     if result.stdout_format == "text" or (result.stdout_format is None and not quiet):
         print_text(result.analysis)
     elif result.stdout_format is not None:
         typer.echo(render(result.analysis, result.stdout_format), nl=False)
-    for name, path in result.written:
-        err(f"wrote {path} ({name})")
+    if result.written:
+        err(result.summary())
 
 
 @app.command()
@@ -576,22 +578,22 @@ def gate(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
 ) -> None:
     """Compare a run with the baseline; exit 1 naming each regression."""
-    from perturb.report.gate import run_gate
+    from perturb.report.gate import GateOptions, run_gate
 
     result = run_gate(
-        run_dir,
-        baseline_path,
-        tolerance=tolerance,
-        require=require,
-        require_metric=require_metric,
-        k=k,
-        noise_aware=noise_aware,
-        bootstrap=bootstrap,
-        seed=seed,
+        GateOptions(
+            run_dir,
+            baseline_path,
+            tolerance=tolerance,
+            require=require,
+            require_metric=require_metric,
+            k=k,
+            noise_aware=noise_aware,
+            bootstrap=bootstrap,
+            seed=seed,
+        )
     )
-    for line in result.lines:
-        typer.echo(line)
-    typer.echo(result.summary)
+    typer.echo(result.summary())
 
 
 def main() -> None:

@@ -572,7 +572,7 @@ def test_openai_agent_function_calling_loop_under_faults(
 
 @pytest.mark.slow
 def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
-    from perturb.report.gate import check_gate, write_baseline
+    from perturb.report.gate import GateOptions, check_gate, write_baseline
 
     fx = project / "fixtures" / "demo.jsonl"
     common = ["-n", "4", "--faults", "0,0.5", "--fault-classes", "rate_limit", "-c", "8"]
@@ -584,20 +584,20 @@ def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
     baseline = write_baseline(project / "honours_retry_after", project / "baseline.json", k=2)
     assert list(baseline.faults) == ["0.5"] and len(baseline.fault_variants) == 8
     assert {v.lam for v in baseline.fault_variants} == {0.5}
-    same = check_gate(project / "honours_retry_after", project / "baseline.json")
+    same = check_gate(GateOptions(project / "honours_retry_after", project / "baseline.json"))
     assert same.passed and "ok: faults lam=0.5 mean: baseline" in "\n".join(same.lines)
-    worse = check_gate(project / "immediate_retry", project / "baseline.json")
+    worse = check_gate(GateOptions(project / "immediate_retry", project / "baseline.json"))
     assert not worse.passed
-    assert worse.summary.startswith("gate failed: ")
+    assert worse.verdict.startswith("gate failed: ")
     bad = [line for line in worse.lines if line.startswith("regression: faults lam=0.5")]
     assert [line.split(":")[1].strip().split()[-1] for line in bad] == ["mean", "pass^2"]
-    assert worse.summary.startswith("gate failed: 2 regressions; run immediate_retry against baseline")
-    old = check_gate(project / "honours_retry_after", project / "baseline.json", k=2)
+    assert worse.verdict.startswith("gate failed: 2 regressions; run immediate_retry against baseline")
+    old = check_gate(GateOptions(project / "honours_retry_after", project / "baseline.json", k=2))
     assert old.passed
     plain = json.loads((project / "baseline.json").read_text())
     plain["faults"], plain["fault_variants"] = {}, []
     (project / "plain.json").write_text(json.dumps(plain))
-    note = check_gate(project / "immediate_retry", project / "plain.json")
+    note = check_gate(GateOptions(project / "immediate_retry", project / "plain.json"))
     assert note.passed and "note: faults lam=0.5 is new in this run (no baseline figures)" in note.lines
     # λ = 0 is the same agent behaviour (no faults): canonical is not a regression.
     assert any(line.startswith("ok: canonical mean: baseline 1.000, current 1.000") for line in worse.lines)

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from perturb.cli import app
 from perturb.errors import GateFailed
 from perturb.records import Baseline
-from perturb.report.gate import check_gate, make_baseline, run_gate
+from perturb.report.gate import GateOptions, check_gate, make_baseline, run_gate
 from tests.synthetic_runs import Prompt, write_run
 
 runner = CliRunner()
@@ -292,16 +292,21 @@ def test_bad_baseline_file_exits_2(tmp_path: Path) -> None:
 
 def test_library_api(tmp_path: Path, base_file: Path) -> None:
     run = write_run(tmp_path / "runs", "api", prompts({**BASE, "t1": ("WWWWW", "PPPPP")}))
-    result = check_gate(run, base_file)
+    result = check_gate(GateOptions(run, base_file))
     assert not result.passed
     assert (
         "newly failing: t1/canonical: baseline stable-pass, now 0/5 passed (5 wrong, "
         "0 errored)" in result.lines
     )
+    assert result.summary() == "\n".join([*result.lines, result.verdict])
+    assert result.verdict.startswith(
+        "gate failed: 2 regressions, 1 newly failing task; run api against baseline "
+    )
     with pytest.raises(GateFailed) as exc:
-        run_gate(run, base_file)
+        run_gate(GateOptions(run, base_file))
     assert exc.value.exit_code == 1
     assert exc.value.lines == result.lines
+    assert exc.value.summary == result.verdict
 
 
 # --------------------------------------------------------------------------- brittle tasks

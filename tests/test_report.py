@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from perturb.cli import app
 from perturb.errors import InputError, UsageError
 from perturb.report.aggregate import analyze
-from perturb.report.core import STDOUT, parse_ks, plan_outputs
+from perturb.report.core import STDOUT, ReportOptions, parse_ks, plan_outputs, run_report
 from perturb.report.results import read_run
 from tests.synthetic_runs import Prompt, demo_prompts, trial_lines, write_run
 
@@ -53,6 +53,21 @@ def test_golden_text_shows_the_seed_figures() -> None:
     assert "consistency (canonical)  mean 0.550  pass^5 0.250  flaky 2/4  (n=5)" in text
     row = next(line for line in text.splitlines() if line.startswith("canonical    5"))
     assert row.split() == ["canonical", "5", "0.550", "0.550", "0.675", "0.425", "0.750", "0.250"]
+
+
+def test_library_report_takes_one_options_object(demo_run: Path, tmp_path: Path) -> None:
+    out = tmp_path / "lib"
+    result = run_report(
+        ReportOptions(demo_run, ks="1,2,5", formats=["md", "json"], outputs=[out / "r.md", STDOUT])
+    )
+    assert result.stdout_format == "json"
+    assert result.written == [("md", out / "r.md")]
+    assert result.summary() == f"wrote {out / 'r.md'} (md)"
+    assert (out / "r.md").read_text(encoding="utf-8") == (GOLDEN / "report.md").read_text(encoding="utf-8")
+    quiet = run_report(ReportOptions(demo_run, ks=[1, 2, 5], bootstrap=50))
+    assert quiet.written == [] and quiet.stdout_format == "text"
+    assert quiet.summary() == "report of run demo-run: 4 tasks, 14 prompts, 70 trials"
+    assert quiet.analysis.ks == [1, 2, 5]
 
 
 # --------------------------------------------------------------------------- figures
@@ -551,3 +566,19 @@ def test_report_and_gate_ignore_the_run_lock_file(demo_run: Path, tmp_path: Path
     assert made.exit_code == 0, made.stderr
     assert gated.exit_code == 0, gated.stdout + gated.stderr
     assert (demo_run / ".lock").exists()  # left in place, as a finished run leaves it
+
+
+def test_extending_docs_csv_format_renders_the_shared_scorecard(demo_run: Path) -> None:
+    page = (Path(__file__).parents[1] / "docs" / "extending.md").read_text(encoding="utf-8")
+    source = "# csv_report.py" + page.split("```python\n# csv_report.py", 1)[1].split("```", 1)[0]
+    namespace: dict[str, object] = {}
+    exec(compile(source, "csv_report.py", "exec"), namespace)  # noqa: S102 -- our own docs page
+    spec = namespace["SPEC"]
+    rendered = spec.render(analyze(read_run(demo_run), [1, 2, 5], bootstrap=200, seed=0))  # type: ignore[attr-defined]
+    lines = rendered.splitlines()
+    assert (
+        lines[0]
+        == "class,tasks,n,mean,pass@5,pass^5,Δ mean [95%],Δ pass^5 [95%],matched,flaky,brittle,errored"
+    )
+    assert lines[1] == "canonical,4,5,0.550,0.750,0.250,-,-,-,2/4,0/4,5.0%"
+    assert len(lines) == 1 + len({line.split(",")[0] for line in lines[1:]})

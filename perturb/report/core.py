@@ -1,5 +1,7 @@
 """``perturb report``: read a run, compute the figures, render them in one or more formats.
 
+    result = run_report(ReportOptions(Path("runs/demo"), ks="1,2,5", out_dir=Path("report")))
+    print(result.summary())
     analysis = build_report("runs/demo", ks=[1, 2, 5], bootstrap=2000, seed=0)
     text = render(analysis, "md")
     write_outputs(analysis, plan_outputs(["html"], [Path("report.html")], None))
@@ -11,7 +13,7 @@ Formats: ``text`` (terminal scorecard), ``json`` (``perturb.report/v1``), ``md``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from perturb.errors import UsageError
@@ -122,6 +124,26 @@ def write_outputs(analysis: Analysis, plan: list[tuple[str, Path]]) -> list[tupl
 
 
 @dataclass
+class ReportOptions:
+    """Everything ``perturb report`` accepts."""
+
+    run_dir: Path
+    """The run to report (``runs/<id>``)."""
+    ks: str | list[int] | None = None
+    """The k values of pass@k and pass^k (``"1,2,5"`` or a list; None: the defaults)."""
+    formats: list[str] = field(default_factory=list)
+    """``-f``: the formats, paired in order with ``outputs`` (see :func:`plan_outputs`)."""
+    outputs: list[Path] = field(default_factory=list)
+    """``-o``: destinations (``Path("-")`` is stdout)."""
+    out_dir: Path | None = None
+    """``--out-dir``: write every format as ``DIR/report.<ext>``."""
+    bootstrap: int = 2000
+    """Bootstrap resamples B of the intervals."""
+    seed: int = 0
+    """Seed of the bootstrap."""
+
+
+@dataclass
 class ReportResult:
     """What :func:`run_report` did."""
 
@@ -131,20 +153,22 @@ class ReportResult:
     written: list[tuple[str, Path]]
     """(format, path) of every file written."""
 
+    def summary(self) -> str:
+        """One line per file written (``wrote PATH (FORMAT)``), or what was computed."""
+        if self.written:
+            return "\n".join(f"wrote {path} ({name})" for name, path in self.written)
+        a = self.analysis
+        return (
+            f"report of run {a.data.manifest.run_id}: {a.n_tasks} tasks, "
+            f"{a.n_variants} prompts, {a.n_trials} trials"
+        )
 
-def run_report(
-    run_dir: str | Path,
-    *,
-    ks: str | None = None,
-    formats: list[str] | None = None,
-    outputs: list[Path] | None = None,
-    out_dir: Path | None = None,
-    bootstrap: int = 2000,
-    seed: int = 0,
-) -> ReportResult:
+
+def run_report(options: ReportOptions) -> ReportResult:
     """``perturb report``: plan the outputs, compute the figures, write the files."""
-    plan = plan_outputs(formats or [], outputs or [], out_dir)
-    analysis = build_report(run_dir, parse_ks(ks), bootstrap=bootstrap, seed=seed)
+    plan = plan_outputs(options.formats, options.outputs, options.out_dir)
+    ks = options.ks if not isinstance(options.ks, str | None) else parse_ks(options.ks)
+    analysis = build_report(options.run_dir, ks, bootstrap=options.bootstrap, seed=options.seed)
     written = write_outputs(analysis, plan)
     to_stdout = next((fmt for fmt, dest in plan if dest == STDOUT), None)
     return ReportResult(analysis, to_stdout, written)

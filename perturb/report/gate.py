@@ -56,12 +56,41 @@ EPS = 1e-9
 
 
 @dataclass
+class GateOptions:
+    """Everything ``perturb gate`` accepts."""
+
+    run_dir: Path
+    """The run to check (``runs/<id>``)."""
+    baseline: Path
+    """The committed baseline (``perturb baseline RUN -o evals/baseline.json``)."""
+    tolerance: float = 0.05
+    """Allowed drop of a class's mean or pass^k, in [0, 1]."""
+    require: float | None = None
+    """Fail when any task's pass^k (or pass@k, see ``require_metric``) is below this."""
+    require_metric: str = "pass^k"
+    """``pass^k`` or ``pass@k``: the figure ``require`` applies to."""
+    k: int | None = None
+    """k of pass^k (None: the baseline's)."""
+    noise_aware: bool = False
+    """Fail only when the whole paired bootstrap interval of a change lies below -tolerance."""
+    bootstrap: int = 2000
+    """Bootstrap resamples B of the noise-aware intervals."""
+    seed: int = 0
+    """Seed of the bootstrap."""
+
+
+@dataclass
 class GateResult:
-    """What the gate found: ``lines`` (one per comparison or problem) and a one-line summary."""
+    """What the gate found: ``lines`` (one per comparison or problem) and the verdict."""
 
     passed: bool
     lines: list[str]
-    summary: str
+    verdict: str
+    """``gate passed: ...`` or ``gate failed: N regressions, ...; run ... against ...``."""
+
+    def summary(self) -> str:
+        """Every comparison line, then the verdict (what ``perturb gate`` prints)."""
+        return "\n".join([*self.lines, self.verdict])
 
 
 def _kinds_text() -> str:
@@ -291,19 +320,11 @@ def _signed(v: float) -> str:
     return "+0.000" if text == "-0.000" else text
 
 
-def check_gate(
-    run_dir: str | Path,
-    baseline_path: str | Path,
-    *,
-    tolerance: float = 0.05,
-    require: float | None = None,
-    require_metric: str = "pass^k",
-    k: int | None = None,
-    noise_aware: bool = False,
-    bootstrap: int = 2000,
-    seed: int = 0,
-) -> GateResult:
+def check_gate(options: GateOptions) -> GateResult:
     """Compare a run with a baseline (see the module docstring); never raises for a failure."""
+    run_dir, baseline_path, tolerance = options.run_dir, options.baseline, options.tolerance
+    require, require_metric, k = options.require, options.require_metric, options.k
+    noise_aware, bootstrap, seed = options.noise_aware, options.bootstrap, options.seed
     if not 0 <= tolerance <= 1:
         raise UsageError(f"--tolerance {tolerance} must be between 0 and 1 (e.g. 0.05)")
     if require is not None and not 0 <= require <= 1:
@@ -538,30 +559,9 @@ def _require(data: RunData, k: int, require: float, metric: str, lines: list[str
     return below
 
 
-def run_gate(
-    run_dir: str | Path,
-    baseline_path: str | Path,
-    *,
-    tolerance: float = 0.05,
-    require: float | None = None,
-    require_metric: str = "pass^k",
-    k: int | None = None,
-    noise_aware: bool = False,
-    bootstrap: int = 2000,
-    seed: int = 0,
-) -> GateResult:
+def run_gate(options: GateOptions) -> GateResult:
     """:func:`check_gate`, raising :class:`GateFailed` (exit 1) when it fails."""
-    result = check_gate(
-        run_dir,
-        baseline_path,
-        tolerance=tolerance,
-        require=require,
-        require_metric=require_metric,
-        k=k,
-        noise_aware=noise_aware,
-        bootstrap=bootstrap,
-        seed=seed,
-    )
+    result = check_gate(options)
     if not result.passed:
-        raise GateFailed(result.summary, result.lines)
+        raise GateFailed(result.verdict, result.lines)
     return result

@@ -147,62 +147,6 @@ def faults_line(a: Analysis) -> str | None:
     return "faults      " + "  ".join(f"lam={lam_text(r.lam)} {f3(r.mean)}" for r in a.faults.lambdas)
 
 
-def fault_table(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the per-λ table (every format shows the same cells)."""
-    k = a.k
-    header = [
-        "λ",
-        "tasks",
-        "n",
-        "mean",
-        f"pass^{k}",
-        "Δ mean [95%]",
-        f"Δ pass^{k} [95%]",
-        "calls",
-        "faulted",
-        "early",
-        "give-ups",
-        "dups",
-    ]
-    rows = []
-    for r in a.faults.lambdas if a.faults else []:
-        rows.append(
-            [
-                lam_text(r.lam),
-                str(r.n_tasks),
-                n_range(r.n_min, r.n_max),
-                f3(r.mean),
-                f3(r.pass_hat.get(k)),
-                interval(r.delta.mean) if r.delta else "-",
-                interval(r.delta.pass_hat.get(k)) if r.delta else "-",
-                str(r.calls),
-                str(r.faulted_calls),
-                str(r.early_calls),
-                str(r.give_up_trials),
-                str(r.duplicates),
-            ]
-        )
-    return header, rows
-
-
-def fault_class_table(a: Analysis) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the per-fault-class table (worst first)."""
-    header = ["fault", "tasks", "trials met", "success met", "trials no fault", "success no fault", "Δ"]
-    rows = [
-        [
-            r.fault,
-            str(r.n_tasks),
-            str(r.n_met),
-            f3(r.met_mean),
-            str(r.n_clean),
-            f3(r.clean_mean),
-            signed(r.delta),
-        ]
-        for r in (a.faults.by_class if a.faults else [])
-    ]
-    return header, rows
-
-
 FAULT_NOTE = (
     "λ = fault-injection rate; Δ = λ minus λ=0 on matched tasks (paired task-level bootstrap); "
     "faulted = calls answered by an injected fault; early = calls to a rate-limited tool before "

@@ -11,26 +11,22 @@ from __future__ import annotations
 import math
 from html import escape
 
-from perturb.report.aggregate import Analysis, Interval, TaskRow
+from perturb.report.aggregate import Analysis, Interval
 from perturb.report.formats import (
     DEFINITIONS,
     FAULT_NOTE,
     consistency_line,
     f3,
-    fault_class_table,
-    fault_table,
     faults_line,
     headline,
     interval,
     lam_text,
     n_range,
-    percent,
     robustness_line,
-    seconds,
-    signed,
-    usd,
+    tables,
 )
 from perturb.report.formats.spec import FormatSpec
+from perturb.report.formats.tables import Cell, CodeCell, IntervalCell, LabelCell, cell_text
 
 PALETTE = (
     "#1f77b4",
@@ -79,13 +75,6 @@ def _table(header: list[str], rows: list[list[str]], left: int = 1) -> str:
         for row in rows
     )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _iv(iv: Interval | None) -> str:
-    if iv is None:
-        return "-"
-    cls = "down" if iv.high < 0 else "up" if iv.low > 0 else ""
-    return f'<span class="{cls}">{escape(interval(iv))}</span>' if cls else escape(interval(iv))
 
 
 def _nice_bounds(values: list[float]) -> tuple[float, float]:
@@ -246,101 +235,46 @@ def lambda_chart(a: Analysis) -> str:
 def _fault_sections(a: Analysis) -> list[str]:
     if a.faults is None:
         return []
-    header, rows = fault_table(a)
     out = [
         "<h2>Fault tolerance by λ</h2>",
         lambda_chart(a),
-        _table([escape(h) for h in header], [[escape(c) for c in row] for row in rows]),
+        _html(tables.faults(a)),
         f'<p class="note">{escape(FAULT_NOTE)}</p>',
     ]
-    header, rows = fault_class_table(a)
-    if rows:
-        out += [
-            "<h2>Fault classes: which fault hurts most</h2>",
-            _table([escape(h) for h in header], [[escape(c) for c in row] for row in rows]),
-        ]
+    fclasses = tables.fault_classes(a)
+    if fclasses.rows:
+        out += ["<h2>Fault classes: which fault hurts most</h2>", _html(fclasses)]
     return out
 
 
-def _label(r: TaskRow) -> str:
-    """The label, coloured; a brittle one names the prompts that failed every trial (tooltip)."""
-    if r.label == "brittle":
-        tip = escape("failed every trial: " + ", ".join(r.always_failing))
-        return f'<span class="brittle" title="{tip}">brittle</span>'
-    return f'<span class="{r.label}">{r.label}</span>'
+def _html_cell(cell: Cell) -> str:
+    """A shared-table cell as escaped HTML (an interval that excludes 0 gets a colour class;
+    a brittle label names the prompts that failed every trial in a tooltip)."""
+    if isinstance(cell, IntervalCell):
+        body = escape(cell_text(cell))
+        return f'<span class="{cell.direction}">{body}</span>' if cell.direction else body
+    if isinstance(cell, LabelCell):
+        label = escape(cell.label)
+        if cell.label == "brittle":
+            tip = escape("failed every trial: " + ", ".join(cell.always_failing))
+            return f'<span class="brittle" title="{tip}">brittle</span>'
+        return f'<span class="{label}">{label}</span>'
+    if isinstance(cell, CodeCell):
+        return f"<code>{escape(cell.text)}</code>"
+    return escape(cell)
 
 
-def _task_table(a: Analysis, rows: list[TaskRow]) -> str:
-    k = a.k
+def _html(t: tables.Table) -> str:
+    """A shared table (:mod:`perturb.report.formats.tables`) as an HTML table."""
     return _table(
-        [
-            "task",
-            "class",
-            "passed",
-            "wrong",
-            "errored",
-            "pass@1",
-            f"pass@{k}",
-            f"pass^{k}",
-            "all passed",
-            "label",
-        ],
-        [
-            [
-                f"<code>{escape(r.task_id)}</code>",
-                escape(r.kind),
-                f"{r.passed}/{r.n}",
-                str(r.wrong),
-                str(r.errored),
-                f3(r.mean),
-                f3(r.pass_at[k]),
-                f3(r.pass_hat[k]),
-                "yes" if r.all_passed else "no",
-                _label(r),
-            ]
-            for r in rows
-        ],
-        left=2,
+        [escape(h) for h in t.flat_header()], [[_html_cell(c) for c in row] for row in t.rows], left=t.left
     )
 
 
 def _sections(a: Analysis) -> list[str]:
-    k = a.k
     out = [
         "<h2>Scorecard</h2>",
-        _table(
-            [
-                "class",
-                "tasks",
-                "n",
-                "mean",
-                f"pass@{k}",
-                f"pass^{k}",
-                "Δ mean [95%]",
-                f"Δ pass^{k} [95%]",
-                "matched",
-                "flaky",
-                "brittle",
-                "errored",
-            ],
-            [
-                [
-                    escape(c.kind),
-                    str(c.n_tasks),
-                    n_range(c.n_min, c.n_max),
-                    f3(c.mean),
-                    f3(c.pass_at[k]),
-                    f3(c.pass_hat[k]),
-                    _iv(c.delta.mean if c.delta else None),
-                    _iv(c.delta.pass_hat[k] if c.delta else None),
-                    str(c.delta.n_tasks) if c.delta else "-",
-                    f"{c.flaky}/{c.n_tasks}",
-                    f"{c.brittle}/{c.n_tasks}",
-                    percent(c.errored_share),
-                ]
-                for c in a.classes
-            ],
-        ),
+        _html(tables.scorecard(a)),
         f'<p class="note">Δ = class minus canonical on matched tasks; '
         f"{int(round(a.level * 100))}% paired task-level bootstrap interval "
         f"(B={a.bootstrap}, seed {a.seed}). flaky: a task with a prompt that passed sometimes "
@@ -351,74 +285,17 @@ def _sections(a: Analysis) -> list[str]:
         delta_chart(a),
         "<h2>pass^k curves</h2>",
         curve_chart(a),
-        _table(
-            ["class", "n", *(f"k={kk}" for kk in range(1, max(len(c.curve) for c in a.classes) + 1))],
-            [[escape(c.kind), n_range(c.n_min, c.n_max), *(f3(v) for _, v in c.curve)] for c in a.classes],
-        ),
+        _html(tables.curve(a)),
         "<h2>pass@k and pass^k at the requested k</h2>",
-        _table(
-            ["class", "n", *(f"{name}{kk}" for kk in a.ks for name in ("pass@", "pass^"))],
-            [
-                [
-                    escape(c.kind),
-                    n_range(c.n_min, c.n_max),
-                    *(f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk])),
-                ]
-                for c in a.classes
-            ],
-        ),
+        _html(tables.requested(a)),
         "<h2>Errored trials, worst variant, latency and cost</h2>",
-        _table(
-            [
-                "class",
-                "errored",
-                "mean w/o errored",
-                f"pass^{k} w/o errored",
-                "worst-variant mean",
-                f"worst-variant pass^{k}",
-                "latency p50",
-                "latency p95",
-                "cost per attempt",
-            ],
-            [
-                [
-                    escape(c.kind),
-                    f"{c.errored}/{c.n_trials}",
-                    f3(c.excl_errored_mean),
-                    f3(c.excl_errored_pass_hat),
-                    f3(c.worst_variant_mean),
-                    f3(c.worst_variant_pass_hat),
-                    seconds(c.latency_p50),
-                    seconds(c.latency_p95),
-                    escape(usd(c.cost_per_attempt)),
-                ]
-                for c in a.classes
-            ],
-        ),
+        _html(tables.operations(a)),
     ]
-    level_rows = [
-        [
-            escape(c.kind),
-            f"{lv.level:g}",
-            f3(lv.epsilon),
-            str(lv.n_tasks),
-            str(lv.n_trials),
-            f3(lv.mean),
-            f3(lv.pass_hat),
-            signed(lv.delta_mean),
-        ]
-        for c in a.classes
-        for lv in c.levels
-    ]
-    if level_rows:
-        out += [
-            "<h2>Success by intensity level (robustness curve)</h2>",
-            _table(
-                ["class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{k}", "Δ mean"], level_rows
-            ),
-        ]
+    levels = tables.levels(a)
+    if levels is not None:
+        out += ["<h2>Success by intensity level (robustness curve)</h2>", _html(levels)]
     if a.worst:
-        out += ["<h2>Worst tasks</h2>", _task_table(a, a.worst)]
+        out += ["<h2>Worst tasks</h2>", _html(tables.tasks(a, a.worst))]
     if a.consistently_wrong:
         out += [
             "<h2>Consistently wrong (same wrong output every time)</h2>",
@@ -456,7 +333,7 @@ def _sections(a: Analysis) -> list[str]:
         ]
     out += [
         f"<h2>Per task ({len(a.tasks)} rows)</h2>",
-        _task_table(a, a.tasks),
+        _html(tables.tasks(a, a.tasks)),
         "<h2>Metric definitions</h2>",
         "<dl>"
         + "".join(f"<dt>{escape(name)}</dt><dd>{escape(text)}</dd>" for name, text in DEFINITIONS.items())

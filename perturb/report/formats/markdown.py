@@ -13,25 +13,18 @@ from __future__ import annotations
 import re
 
 from perturb.io.inert import printable
-from perturb.report.aggregate import Analysis, Interval, TaskRow
+from perturb.report.aggregate import Analysis
 from perturb.report.formats import (
     DEFINITIONS,
     FAULT_NOTE,
     consistency_line,
-    f3,
-    fault_class_table,
-    fault_table,
     faults_line,
     headline,
-    interval,
-    n_range,
-    percent,
     robustness_line,
-    seconds,
-    signed,
-    usd,
+    tables,
 )
 from perturb.report.formats.spec import FormatSpec
+from perturb.report.formats.tables import Cell, CodeCell, IntervalCell, LabelCell, cell_text
 
 MAX_TASK_ROWS = 300
 """Per-task rows in the Markdown report (GitHub caps a job summary at 1 MiB); the weakest
@@ -74,49 +67,24 @@ def _table(header: list[str], rows: list[list[str]], left: int = 1) -> list[str]
     return out
 
 
-def _iv(iv: Interval | None) -> str:
-    if iv is None:
-        return "-"
-    mark = " ▼" if iv.high < 0 else " ▲" if iv.low > 0 else ""
-    return interval(iv) + mark
+def _md_cell(cell: Cell) -> str:
+    """A shared-table cell as inert Markdown; ▼/▲ mark an interval wholly below/above 0."""
+    if isinstance(cell, IntervalCell):
+        return cell_text(cell) + {"down": " ▼", "up": " ▲"}.get(cell.direction, "")
+    if isinstance(cell, LabelCell):
+        return text(cell.label)
+    if isinstance(cell, CodeCell):
+        return code(cell.text)
+    return text(cell)
+
+
+def _md(t: tables.Table) -> list[str]:
+    """A shared table (:mod:`perturb.report.formats.tables`) as GitHub-flavoured Markdown."""
+    return _table(t.flat_header(), [[_md_cell(c) for c in row] for row in t.rows], left=t.left)
 
 
 def _details(summary: str, body: list[str]) -> list[str]:
     return ["", f"<details><summary>{summary}</summary>", "", *body, "", "</details>"]
-
-
-def _task_rows(a: Analysis, rows: list[TaskRow]) -> list[str]:
-    k = a.k
-    return _table(
-        [
-            "task",
-            "class",
-            "passed",
-            "wrong",
-            "errored",
-            "pass@1",
-            f"pass@{k}",
-            f"pass^{k}",
-            "all passed",
-            "label",
-        ],
-        [
-            [
-                code(r.task_id),
-                r.kind,
-                f"{r.passed}/{r.n}",
-                str(r.wrong),
-                str(r.errored),
-                f3(r.mean),
-                f3(r.pass_at[k]),
-                f3(r.pass_hat[k]),
-                "yes" if r.all_passed else "no",
-                r.label,
-            ]
-            for r in rows
-        ],
-        left=2,
-    )
 
 
 def render_markdown(a: Analysis) -> str:
@@ -142,39 +110,7 @@ def render_markdown(a: Analysis) -> str:
         *([line] if line else []),
         "",
     ]
-    out += _table(
-        [
-            "class",
-            "tasks",
-            "n",
-            "mean",
-            f"pass@{k}",
-            f"pass^{k}",
-            "Δ mean [95%]",
-            f"Δ pass^{k} [95%]",
-            "matched",
-            "flaky",
-            "brittle",
-            "errored",
-        ],
-        [
-            [
-                c.kind,
-                str(c.n_tasks),
-                n_range(c.n_min, c.n_max),
-                f3(c.mean),
-                f3(c.pass_at[k]),
-                f3(c.pass_hat[k]),
-                _iv(c.delta.mean if c.delta else None),
-                _iv(c.delta.pass_hat[k] if c.delta else None),
-                str(c.delta.n_tasks) if c.delta else "-",
-                f"{c.flaky}/{c.n_tasks}",
-                f"{c.brittle}/{c.n_tasks}",
-                percent(c.errored_share),
-            ]
-            for c in a.classes
-        ],
-    )
+    out += _md(tables.scorecard(a))
     out += [
         "",
         f"Δ = class minus canonical on matched tasks, {int(round(a.level * 100))}% paired "
@@ -184,13 +120,12 @@ def render_markdown(a: Analysis) -> str:
         "but some always failed (the perturbation breaks it deterministically).",
     ]
     if a.faults is not None:
-        fhead, frows = fault_table(a)
-        out += ["", "### Fault tolerance by λ", "", *_table(fhead, frows), "", FAULT_NOTE]
-        fhead, frows = fault_class_table(a)
-        if frows:
-            out += ["", "### Fault classes: which fault hurts most", "", *_table(fhead, frows)]
+        out += ["", "### Fault tolerance by λ", "", *_md(tables.faults(a)), "", FAULT_NOTE]
+        fclasses = tables.fault_classes(a)
+        if fclasses.rows:
+            out += ["", "### Fault classes: which fault hurts most", "", *_md(fclasses)]
     if a.worst:
-        out += ["", "### Worst tasks", "", *_task_rows(a, a.worst)]
+        out += ["", "### Worst tasks", "", *_md(tables.tasks(a, a.worst))]
     flaky = [r for r in a.tasks if r.label == "flaky"]
     if flaky:
         more = f", and {len(flaky) - MAX_LIST_ROWS} more" if len(flaky) > MAX_LIST_ROWS else ""
@@ -248,77 +183,12 @@ def render_markdown(a: Analysis) -> str:
         out += _more(min(len(a.drift), MAX_LIST_ROWS), len(a.drift))
     out += _details(
         "pass@k and pass^k at the requested k; the pass^k curve",
-        [
-            *_table(
-                ["class", "n", *(f"{name}{kk}" for kk in a.ks for name in ("pass@", "pass^"))],
-                [
-                    [
-                        c.kind,
-                        n_range(c.n_min, c.n_max),
-                        *(f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk])),
-                    ]
-                    for c in a.classes
-                ],
-            ),
-            "",
-            *_table(
-                ["class", "n", *(f"k={kk}" for kk in range(1, max(len(c.curve) for c in a.classes) + 1))],
-                [[c.kind, n_range(c.n_min, c.n_max), *(f3(v) for _, v in c.curve)] for c in a.classes],
-            ),
-        ],
+        [*_md(tables.requested(a)), "", *_md(tables.curve(a))],
     )
-    out += _details(
-        "Errored trials, worst variant, latency and cost",
-        _table(
-            [
-                "class",
-                "errored",
-                "mean w/o errored",
-                f"pass^{k} w/o errored",
-                "worst-variant mean",
-                f"worst-variant pass^{k}",
-                "latency p50",
-                "latency p95",
-                "cost per attempt",
-            ],
-            [
-                [
-                    c.kind,
-                    f"{c.errored}/{c.n_trials}",
-                    f3(c.excl_errored_mean),
-                    f3(c.excl_errored_pass_hat),
-                    f3(c.worst_variant_mean),
-                    f3(c.worst_variant_pass_hat),
-                    seconds(c.latency_p50),
-                    seconds(c.latency_p95),
-                    usd(c.cost_per_attempt),
-                ]
-                for c in a.classes
-            ],
-        ),
-    )
-    level_rows = [
-        [
-            c.kind,
-            f"{lv.level:g}",
-            f3(lv.epsilon),
-            str(lv.n_tasks),
-            str(lv.n_trials),
-            f3(lv.mean),
-            f3(lv.pass_hat),
-            signed(lv.delta_mean),
-        ]
-        for c in a.classes
-        for lv in c.levels
-    ]
-    if level_rows:
-        out += _details(
-            "Success by intensity level (robustness curve)",
-            _table(
-                ["class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{k}", "Δ mean"],
-                level_rows,
-            ),
-        )
+    out += _details("Errored trials, worst variant, latency and cost", _md(tables.operations(a)))
+    levels = tables.levels(a)
+    if levels is not None:
+        out += _details("Success by intensity level (robustness curve)", _md(levels))
     tasks = a.tasks
     if len(tasks) > MAX_TASK_ROWS:
         tasks = sorted(tasks, key=lambda r: (r.pass_hat[k], r.mean, r.task_id, r.kind))
@@ -326,7 +196,7 @@ def render_markdown(a: Analysis) -> str:
         title = f"Per task: the {MAX_TASK_ROWS} weakest of {len(a.tasks)} rows"
     else:
         title = f"Per task ({len(tasks)} rows)"
-    out += _details(title, _task_rows(a, tasks) + _more(len(tasks), len(a.tasks)))
+    out += _details(title, _md(tables.tasks(a, tasks)) + _more(len(tasks), len(a.tasks)))
     out += _details("Metric definitions", [f"- **{name}**: {text}" for name, text in DEFINITIONS.items()])
     for note in a.notes:
         out += ["", f"_note: {text(note)}_"]

@@ -14,24 +14,17 @@ from rich.table import Table
 from rich.text import Text
 
 from perturb.io.inert import printable
-from perturb.report.aggregate import Analysis, Interval, TaskRow
+from perturb.report.aggregate import Analysis, TaskRow
 from perturb.report.formats import (
     FAULT_NOTE,
     consistency_line,
-    f3,
-    fault_class_table,
-    fault_table,
     faults_line,
     headline,
-    interval,
-    n_range,
-    percent,
     robustness_line,
-    seconds,
-    signed,
-    usd,
+    tables,
 )
 from perturb.report.formats.spec import FormatSpec
+from perturb.report.formats.tables import Cell, IntervalCell, LabelCell, cell_text
 
 MAX_TASK_ROWS = 60
 """Above this many task rows the text report lists only the weakest rows that are not
@@ -47,13 +40,6 @@ def _row(table: Table, *cells: RenderableType) -> None:
     """Add a row; text cells are taken literally (no rich markup) with control characters
     escaped -- task ids, variant ids and outputs come from files and agents."""
     table.add_row(*(Text(printable(c)) if isinstance(c, str) else c for c in cells))
-
-
-def _iv_text(iv: Interval | None) -> Text:
-    if iv is None:
-        return Text("-")
-    style = "red" if iv.high < 0 else "green" if iv.low > 0 else ""
-    return Text(interval(iv), style=style)
 
 
 class _Section:
@@ -77,137 +63,27 @@ def _table(*columns: str, right_from: int = 1, tight: bool = False) -> Table:
     return table
 
 
-def _scorecard(a: Analysis) -> Table:
-    k = a.k
-    table = _table(
-        "class",
-        "tasks",
-        "n",
-        "mean",
-        f"pass^{k}",
-        "Δ mean [95%]",
-        f"Δ pass^{k} [95%]",
-        "flaky",
-        "brittle",
-        "errored",
-        tight=True,
-    )
-    for c in a.classes:
-        _row(
-            table,
-            c.kind,
-            str(c.n_tasks),
-            n_range(c.n_min, c.n_max),
-            f3(c.mean),
-            f3(c.pass_hat[k]),
-            _iv_text(c.delta.mean if c.delta else None),
-            _iv_text(c.delta.pass_hat[k] if c.delta else None),
-            f"{c.flaky}/{c.n_tasks}",
-            f"{c.brittle}/{c.n_tasks}",
-            percent(c.errored_share),
-        )
-    return table
+def _cell(cell: Cell) -> RenderableType:
+    """A shared-table cell as rich text (literal, control characters escaped)."""
+    text = printable(cell_text(cell))
+    if isinstance(cell, IntervalCell):
+        return Text(text, style={"down": "red", "up": "green"}.get(cell.direction, ""))
+    if isinstance(cell, LabelCell):
+        return Text(text, style=LABEL_STYLE.get(cell.label, ""))
+    return Text(text)
 
 
-def _requested(a: Analysis) -> Table:
-    cols = [name for kk in a.ks for name in (f"pass@{kk}", f"pass^{kk}")]
-    table = _table("class", "n", *cols)
-    for c in a.classes:
-        vals = [f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk])]
-        _row(table, c.kind, n_range(c.n_min, c.n_max), *vals)
-    return table
-
-
-def _curve(a: Analysis) -> Table:
-    top = max(len(c.curve) for c in a.classes)
-    table = _table("class", "n", *(f"k={kk}" for kk in range(1, top + 1)))
-    for c in a.classes:
-        values = [f3(v) for _, v in c.curve] + [""] * (top - len(c.curve))
-        _row(table, c.kind, n_range(c.n_min, c.n_max), *values)
-    return table
-
-
-def _operations(a: Analysis) -> Table:
-    k = a.k
-    table = _table(
-        "class",
-        "errored",
-        "mean\nw/o errored",
-        f"pass^{k}\nw/o errored",
-        "worst-variant\nmean",
-        f"worst-variant\npass^{k}",
-        "latency\np50",
-        "latency\np95",
-        "cost per\nattempt",
-    )
-    for c in a.classes:
-        _row(
-            table,
-            c.kind,
-            f"{c.errored}/{c.n_trials}",
-            f3(c.excl_errored_mean),
-            f3(c.excl_errored_pass_hat),
-            f3(c.worst_variant_mean),
-            f3(c.worst_variant_pass_hat),
-            seconds(c.latency_p50),
-            seconds(c.latency_p95),
-            usd(c.cost_per_attempt),
-        )
-    return table
-
-
-def _levels(a: Analysis) -> Table | None:
-    rows = [(c.kind, lv) for c in a.classes for lv in c.levels]
-    if not rows:
-        return None
-    table = _table("class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{a.k}", "Δ mean")
-    for kind, lv in rows:
-        _row(
-            table,
-            kind,
-            f"{lv.level:g}",
-            f3(lv.epsilon),
-            str(lv.n_tasks),
-            str(lv.n_trials),
-            f3(lv.mean),
-            f3(lv.pass_hat),
-            signed(lv.delta_mean),
-        )
+def _rich(t: tables.Table, tight: bool = False) -> Table:
+    """A shared table (:mod:`perturb.report.formats.tables`) as a rich table."""
+    table = _table(*t.header, right_from=t.left, tight=tight)
+    for row in t.rows:
+        table.add_row(*(_cell(c) for c in row))
     return table
 
 
 def task_table(a: Analysis, rows: list[TaskRow]) -> Table:
-    """The per-case table for ``rows``: passed / wrong / errored counts, pass@1, pass@k,
-    pass^k, whether every trial passed, and the label."""
-    k = a.k
-    table = _table(
-        "task",
-        "class",
-        "passed",
-        "wrong",
-        "errored",
-        "pass@1",
-        f"pass@{k}",
-        f"pass^{k}",
-        "all passed",
-        "label",
-        right_from=2,
-    )
-    for r in rows:
-        _row(
-            table,
-            r.task_id,
-            r.kind,
-            f"{r.passed}/{r.n}",
-            str(r.wrong),
-            str(r.errored),
-            f3(r.mean),
-            f3(r.pass_at[k]),
-            f3(r.pass_hat[k]),
-            "yes" if r.all_passed else "no",
-            Text(r.label, style=LABEL_STYLE[r.label]),
-        )
-    return table
+    """The per-case table for ``rows`` (see :func:`perturb.report.formats.tables.tasks`)."""
+    return _rich(tables.tasks(a, rows))
 
 
 def _more(shown: int, total: int) -> str:
@@ -269,27 +145,16 @@ def _lists(a: Analysis) -> list[_Section]:
 def scorecard(a: Analysis) -> Group:
     """The whole text report as one rich renderable."""
     head = headline(a)
-    sections = [
-        _Section("scorecard", _scorecard(a)),
-        _Section("pass@k and pass^k at the requested k", _requested(a)),
-        _Section("pass^k curve", _curve(a)),
-        _Section("errored trials, worst variant (HELM), latency and cost", _operations(a)),
-    ]
-    levels = _levels(a)
-    if levels is not None:
-        sections.append(_Section("success by intensity level (robustness curve)", levels))
+    card = tables.scorecard(a).without(f"pass@{a.k}", "matched")
+    shared = [card, tables.requested(a), tables.curve(a), tables.operations(a), tables.levels(a)]
     if a.faults is not None:
-        header, rows = fault_table(a)
-        table = _table(*header, tight=True)
-        for row in rows:
-            table.add_row(*row)
-        sections.append(_Section("fault tolerance by λ", table))
-        header, rows = fault_class_table(a)
-        if rows:
-            table = _table(*header)
-            for row in rows:
-                table.add_row(*row)
-            sections.append(_Section("fault classes: which fault hurts most", table))
+        shared.append(tables.faults(a))
+        shared.append(tables.fault_classes(a))
+    sections = [
+        _Section(t.title, _rich(t, tight=t.title in ("scorecard", "fault tolerance by λ")))
+        for t in shared
+        if t is not None and (t.rows or t.title == "scorecard")
+    ]
     if a.worst:
         sections.append(_Section("worst tasks", task_table(a, a.worst)))
     sections.extend(_lists(a))

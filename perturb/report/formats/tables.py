@@ -1,0 +1,313 @@
+"""The report's tables, built once for every format.
+
+Each builder returns a :class:`Table` whose cells are plain data: a ``str`` (untrusted text
+such as task ids is allowed: every format escapes it), an :class:`IntervalCell` (a delta
+with its interval, which formats mark or colour when it excludes 0), a :class:`LabelCell`
+(a task's flaky/brittle/... label) or a :class:`CodeCell` (an id or output shown verbatim,
+in code style where the format has one). A format only decides how a cell looks; which
+columns exist, in which order, with which numbers, is decided here, so the text scorecard,
+Markdown, HTML and the JSON-backed tables cannot disagree.
+
+Header line breaks (``"mean\\nw/o errored"``) are hints for narrow formats (the terminal);
+formats that wrap on their own replace them with a space (:meth:`Table.flat_header`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from perturb.report.aggregate import Analysis, Interval, TaskRow
+from perturb.report.formats import f3, lam_text, n_range, percent, seconds, signed, usd
+
+
+@dataclass(frozen=True)
+class IntervalCell:
+    """A point estimate with its interval (None: no value, shown as ``-``)."""
+
+    interval: Interval | None
+    marked: bool = True
+    """Whether a format marks an interval that excludes 0 (the fault table does not)."""
+
+    @property
+    def direction(self) -> str:
+        """``down`` when the whole interval is below 0, ``up`` when above, else ``""``."""
+        iv = self.interval
+        if iv is None or not self.marked:
+            return ""
+        return "down" if iv.high < 0 else "up" if iv.low > 0 else ""
+
+
+@dataclass(frozen=True)
+class LabelCell:
+    """A task's label (stable-pass, flaky, brittle, stable-fail) and the prompts that failed
+    every trial (named in a tooltip or a note where the format has room)."""
+
+    label: str
+    always_failing: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CodeCell:
+    """An identifier or an agent's output, shown verbatim (code style in Markdown/HTML)."""
+
+    text: str
+
+
+Cell = str | IntervalCell | LabelCell | CodeCell
+
+
+@dataclass
+class Table:
+    """A titled table: a header, rows of cells, and how many leading columns are text
+    (left-aligned; the rest are numbers, right-aligned)."""
+
+    title: str
+    header: list[str]
+    rows: list[list[Cell]] = field(default_factory=list)
+    left: int = 1
+
+    def flat_header(self) -> list[str]:
+        """The header with line-break hints replaced by spaces."""
+        return [h.replace("\n", " ") for h in self.header]
+
+    def without(self, *names: str) -> Table:
+        """The same table without the named columns (the terminal drops a few to fit)."""
+        keep = [i for i, h in enumerate(self.header) if h not in names]
+        left = sum(1 for i in keep if i < self.left)
+        return Table(
+            self.title,
+            [self.header[i] for i in keep],
+            [[row[i] for i in keep] for row in self.rows],
+            left,
+        )
+
+
+def cell_text(cell: Cell) -> str:
+    """A cell as plain text (not escaped: the caller escapes for its format)."""
+    if isinstance(cell, IntervalCell):
+        iv = cell.interval
+        return "-" if iv is None else f"{signed(iv.point)} [{signed(iv.low)}, {signed(iv.high)}]"
+    if isinstance(cell, LabelCell):
+        return cell.label
+    if isinstance(cell, CodeCell):
+        return cell.text
+    return cell
+
+
+def scorecard(a: Analysis) -> Table:
+    """One row per class: tasks, n, mean, pass@k, pass^k, Δ vs canonical with intervals,
+    matched tasks, flaky and brittle tasks, errored share."""
+    k = a.k
+    table = Table(
+        "scorecard",
+        [
+            "class",
+            "tasks",
+            "n",
+            "mean",
+            f"pass@{k}",
+            f"pass^{k}",
+            "Δ mean [95%]",
+            f"Δ pass^{k} [95%]",
+            "matched",
+            "flaky",
+            "brittle",
+            "errored",
+        ],
+    )
+    for c in a.classes:
+        table.rows.append(
+            [
+                c.kind,
+                str(c.n_tasks),
+                n_range(c.n_min, c.n_max),
+                f3(c.mean),
+                f3(c.pass_at[k]),
+                f3(c.pass_hat[k]),
+                IntervalCell(c.delta.mean if c.delta else None),
+                IntervalCell(c.delta.pass_hat[k] if c.delta else None),
+                str(c.delta.n_tasks) if c.delta else "-",
+                f"{c.flaky}/{c.n_tasks}",
+                f"{c.brittle}/{c.n_tasks}",
+                percent(c.errored_share),
+            ]
+        )
+    return table
+
+
+def requested(a: Analysis) -> Table:
+    """pass@k and pass^k of every class at each requested k."""
+    table = Table(
+        "pass@k and pass^k at the requested k",
+        ["class", "n", *(f"{name}{kk}" for kk in a.ks for name in ("pass@", "pass^"))],
+    )
+    for c in a.classes:
+        values = [f3(v) for kk in a.ks for v in (c.pass_at[kk], c.pass_hat[kk])]
+        table.rows.append([c.kind, n_range(c.n_min, c.n_max), *values])
+    return table
+
+
+def curve(a: Analysis) -> Table:
+    """The pass^k curve of every class, k = 1..K (a shorter curve leaves its cells empty)."""
+    top = max(len(c.curve) for c in a.classes)
+    table = Table("pass^k curve", ["class", "n", *(f"k={kk}" for kk in range(1, top + 1))])
+    for c in a.classes:
+        values = [f3(v) for _, v in c.curve] + [""] * (top - len(c.curve))
+        table.rows.append([c.kind, n_range(c.n_min, c.n_max), *values])
+    return table
+
+
+def operations(a: Analysis) -> Table:
+    """Errored trials, figures without errored trials, worst variant, latency and cost."""
+    k = a.k
+    table = Table(
+        "errored trials, worst variant (HELM), latency and cost",
+        [
+            "class",
+            "errored",
+            "mean\nw/o errored",
+            f"pass^{k}\nw/o errored",
+            "worst-variant\nmean",
+            f"worst-variant\npass^{k}",
+            "latency\np50",
+            "latency\np95",
+            "cost per\nattempt",
+        ],
+    )
+    for c in a.classes:
+        table.rows.append(
+            [
+                c.kind,
+                f"{c.errored}/{c.n_trials}",
+                f3(c.excl_errored_mean),
+                f3(c.excl_errored_pass_hat),
+                f3(c.worst_variant_mean),
+                f3(c.worst_variant_pass_hat),
+                seconds(c.latency_p50),
+                seconds(c.latency_p95),
+                usd(c.cost_per_attempt),
+            ]
+        )
+    return table
+
+
+def levels(a: Analysis) -> Table | None:
+    """Success by intensity level (the robustness curve); None when no class has levels."""
+    rows: list[list[Cell]] = [
+        [
+            c.kind,
+            f"{lv.level:g}",
+            f3(lv.epsilon),
+            str(lv.n_tasks),
+            str(lv.n_trials),
+            f3(lv.mean),
+            f3(lv.pass_hat),
+            signed(lv.delta_mean),
+        ]
+        for c in a.classes
+        for lv in c.levels
+    ]
+    if not rows:
+        return None
+    header = ["class", "level", "measured ε", "tasks", "trials", "mean", f"pass^{a.k}", "Δ mean"]
+    return Table("success by intensity level (robustness curve)", header, rows)
+
+
+def tasks(a: Analysis, rows: list[TaskRow], title: str = "per task") -> Table:
+    """One row per (task, class): passed / wrong / errored counts, pass@1, pass@k, pass^k,
+    whether every trial passed, and the label."""
+    k = a.k
+    table = Table(
+        title,
+        [
+            "task",
+            "class",
+            "passed",
+            "wrong",
+            "errored",
+            "pass@1",
+            f"pass@{k}",
+            f"pass^{k}",
+            "all passed",
+            "label",
+        ],
+        left=2,
+    )
+    for r in rows:
+        table.rows.append(
+            [
+                CodeCell(r.task_id),
+                r.kind,
+                f"{r.passed}/{r.n}",
+                str(r.wrong),
+                str(r.errored),
+                f3(r.mean),
+                f3(r.pass_at[k]),
+                f3(r.pass_hat[k]),
+                "yes" if r.all_passed else "no",
+                LabelCell(r.label, tuple(r.always_failing)),
+            ]
+        )
+    return table
+
+
+def faults(a: Analysis) -> Table:
+    """Fault tolerance by λ: success and Δ vs λ=0 with intervals, calls, faulted and early
+    calls, give-ups and duplicated side effects (empty when the run injected no faults)."""
+    k = a.k
+    table = Table(
+        "fault tolerance by λ",
+        [
+            "λ",
+            "tasks",
+            "n",
+            "mean",
+            f"pass^{k}",
+            "Δ mean [95%]",
+            f"Δ pass^{k} [95%]",
+            "calls",
+            "faulted",
+            "early",
+            "give-ups",
+            "dups",
+        ],
+    )
+    for r in a.faults.lambdas if a.faults else []:
+        table.rows.append(
+            [
+                lam_text(r.lam),
+                str(r.n_tasks),
+                n_range(r.n_min, r.n_max),
+                f3(r.mean),
+                f3(r.pass_hat.get(k)),
+                IntervalCell(r.delta.mean if r.delta else None, marked=False),
+                IntervalCell(r.delta.pass_hat.get(k) if r.delta else None, marked=False),
+                str(r.calls),
+                str(r.faulted_calls),
+                str(r.early_calls),
+                str(r.give_up_trials),
+                str(r.duplicates),
+            ]
+        )
+    return table
+
+
+def fault_classes(a: Analysis) -> Table:
+    """Per fault class, worst first: success of λ>0 trials that met it vs those that met none."""
+    table = Table(
+        "fault classes: which fault hurts most",
+        ["fault", "tasks", "trials met", "success met", "trials no fault", "success no fault", "Δ"],
+    )
+    for r in a.faults.by_class if a.faults else []:
+        table.rows.append(
+            [
+                r.fault,
+                str(r.n_tasks),
+                str(r.n_met),
+                f3(r.met_mean),
+                str(r.n_clean),
+                f3(r.clean_mean),
+                signed(r.delta),
+            ]
+        )
+    return table
