@@ -155,6 +155,17 @@ def _file(key: str) -> str:
     return key.split(" ")[0]
 
 
+def _opens_member(lines: list[str], i: int) -> bool:
+    """Whether the first ``{`` on line ``i`` opens a non-empty object (its next non-blank
+    character is a member's opening quote), so a member inserted right after it, followed by
+    a comma, keeps the JSON valid but for the injected value (an empty ``{}`` would end up as
+    ``{"_h": 1, }``, a syntax error that hides what the test checks)."""
+    rest = lines[i][lines[i].index("{") + 1 :].strip()
+    if not rest and i + 1 < len(lines):
+        rest = lines[i + 1].strip()
+    return rest.startswith('"')
+
+
 def _reject(reader: Callable[[Path], Any], root: Path) -> str:
     with pytest.raises((InputError, ConfigError)) as err:
         reader(root)
@@ -175,12 +186,10 @@ def test_fuzz_every_reader_refuses_hostile_json(
     with copy_of() as root:
         path = root / _file(key)
         lines = path.read_text(encoding="utf-8").split("\n")
-        candidates = [i for i, ln in enumerate(lines) if "{" in ln]
+        candidates = [i for i, ln in enumerate(lines) if "{" in ln and _opens_member(lines, i)]
         i = data.draw(st.sampled_from(candidates))
         at = lines[i].index("{") + 1
         lines[i] = lines[i][:at] + f'"_h": {text}, ' + lines[i][at:]
-        if lines[i].rstrip().endswith("{, "):
-            lines[i] = lines[i].rstrip()[:-2]
         path.write_text("\n".join(lines), encoding="utf-8")
         message = _reject(READERS[key], root)
         if key.endswith("(report)"):
