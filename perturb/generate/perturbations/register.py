@@ -268,6 +268,9 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
             new = rng.choice(options)
             body = rest[len(prefix) :]
             body = body[0].upper() + body[1:] if not new and not lead else body[0].lower() + body[1:]
+        if lead and reg == "terse_us":  # "Hello, need a ..." is no one's terse style: drop it
+            lead = ""
+            body = body[0].lower() + body[1:] if new else body[0].upper() + body[1:]
         opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
         out = lead + opener + body
         question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
