@@ -416,3 +416,27 @@ def test_a_swap_whose_target_is_inside_the_matched_phrase_still_applies() -> Non
     t = task("I need to cancel my gym membership from next month.", {"when": "next month"})
     terse = [v for v in texts(t, "register") if v.startswith(("Need to", "need to"))]
     assert terse, texts(t, "register")
+
+
+def test_register_opener_fits_the_level() -> None:
+    prompts = [
+        task("Book a table for 2 at 7pm on Friday", {"t": "7pm", "d": "Friday"}, tid="r1"),
+        task("Cancel my gym membership from next month", tid="r2"),
+        task("Renew my parking permit for Zone B", {"z": "Zone B"}, tid="r3"),
+        task("Send the invoice to my work address, please.", tid="r4"),
+    ]
+    means = {}
+    for level in (0.1, 0.5):
+        eps = []
+        for t in prompts:
+            for seed in range(6):
+                for index in (0, 1):
+                    try:
+                        v = keyed(t, "register", level, seed, index)
+                    except SkipGeneration:
+                        continue
+                    eps.append(measure_epsilon(t, "register", v.text))
+        assert len(eps) >= 20
+        means[level] = sum(eps) / len(eps)
+    # a low level takes the short openers ("Pls", "Kindly"), a high one the long ones
+    assert means[0.1] + 0.1 < means[0.5], means
