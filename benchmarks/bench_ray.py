@@ -125,7 +125,7 @@ def main() -> int:
     parser.add_argument("--trials", type=int, default=2000, help="trials of the 50 ms agent")
     parser.add_argument("--concurrency", type=int, default=16)
     parser.add_argument("--cpus", type=int, default=os.cpu_count() or 1, help="CPUs given to Ray")
-    parser.add_argument("--cpu-trials", type=int, default=40)
+    parser.add_argument("--cpu-trials", type=int, default=20, help="CPU-bound entries (x 5 trials)")
     parser.add_argument("--rounds", type=int, default=60_000, help="sha256 rounds per CPU-bound trial")
     args = parser.parse_args()
     import ray
@@ -144,51 +144,63 @@ def main() -> int:
         startup = time.perf_counter() - started
         print(f"ray.init (a local cluster of {args.cpus} CPUs): {startup:.2f} s")
 
-        ideal = trials * LATENCY_S / args.concurrency
+        ideal_ms = LATENCY_S * 1000 / args.concurrency
+        print(
+            f"{trials} trials x {LATENCY_S * 1000:.0f} ms at concurrency {args.concurrency} "
+            f"(ideal {ideal_ms:.3f} ms of wall per trial; fixed cost and per-trial wall from a "
+            f"{entries}-trial and a {trials}-trial run):"
+        )
         walls = {}
         for executor in ("local", "ray"):
-            walls[executor] = timed_run(
-                sleepy,
-                "tests.ray_agents:sleepy",
-                per_entry,
-                args.concurrency,
-                executor,
-                root / f"s-{executor}",
+            small, big = (
+                timed_run(
+                    sleepy,
+                    "tests.ray_agents:sleepy",
+                    k,
+                    args.concurrency,
+                    executor,
+                    root / f"s{k}-{executor}",
+                )
+                for k in (1, per_entry)
             )
-        print(
-            f"{trials} trials x {LATENCY_S * 1000:.0f} ms, concurrency {args.concurrency}: "
-            f"ideal {ideal:.2f} s"
-        )
-        for executor, wall in walls.items():
-            over = (wall - ideal) / trials * 1000
+            per_trial = (big - small) / (trials - entries)
+            fixed = small - entries * per_trial
+            walls[executor] = big
             print(
-                f"  {executor:5s} wall {wall:.2f} s  ratio {wall / ideal:.2f}  overhead {over:.2f} ms/trial"
+                f"  {executor:5s} wall {big:.2f} s  fixed {fixed:.2f} s  "
+                f"per trial {per_trial * 1000:.3f} ms  overhead {per_trial * 1000 - ideal_ms:.3f} ms/trial"
             )
         print(f"  ray/local wall ratio {walls['ray'] / walls['local']:.2f}")
 
         cpu_entries = args.cpu_trials
         cpu = suite(root / "cpu", cpu_entries, {"rounds": args.rounds})
         per_trial_cpu = one_trial_cpu(args.rounds)
-        busy = cpu_entries * per_trial_cpu
+        reps = 5
         print(
-            f"{cpu_entries} CPU-bound trials of {per_trial_cpu * 1000:.0f} ms CPU each "
-            f"({busy:.2f} CPU-s in all), {args.cpus} CPUs given to Ray:"
+            f"{cpu_entries * reps} CPU-bound trials of {per_trial_cpu * 1000:.0f} ms CPU each, "
+            f"concurrency {args.cpus * 2}, {args.cpus} CPUs given to Ray (per-trial wall from a "
+            f"{cpu_entries}-trial and a {cpu_entries * reps}-trial run):"
         )
         cpu_walls = {}
         for executor in ("local", "ray"):
-            cpu_walls[executor] = timed_run(
-                cpu, "tests.ray_agents:cpu_bound", 1, args.cpus * 2, executor, root / f"c-{executor}"
+            small, big = (
+                timed_run(
+                    cpu, "tests.ray_agents:cpu_bound", k, args.cpus * 2, executor, root / f"c{k}-{executor}"
+                )
+                for k in (1, reps)
             )
-        for executor, wall in cpu_walls.items():
+            per_trial = (big - small) / (cpu_entries * (reps - 1))
+            cpu_walls[executor] = per_trial
             cpus = 1 if executor == "local" else args.cpus
+            busy = per_trial_cpu / per_trial
             print(
-                f"  {executor:5s} wall {wall:.2f} s  CPUs kept busy {busy / wall:.2f} of {cpus} "
-                f"({busy / wall / cpus * 100:.0f}%)"
+                f"  {executor:5s} wall {big:.2f} s  per trial {per_trial * 1000:.1f} ms  CPUs kept busy "
+                f"{busy:.2f} of {cpus} ({busy / cpus * 100:.0f}%)"
             )
-        print(f"  local/ray wall ratio {cpu_walls['local'] / cpu_walls['ray']:.2f} (ideal {args.cpus})")
+        print(f"  local/ray per-trial ratio {cpu_walls['local'] / cpu_walls['ray']:.2f} (ideal {args.cpus})")
         ray.shutdown()
 
-        sample = (root / "s-local" / "trials.jsonl").read_bytes().split(b"\n", 1)[0] + b"\n"
+        sample = (root / "s1-local" / "trials.jsonl").read_bytes().split(b"\n", 1)[0] + b"\n"
         rate = write_rate(sleepy, root / "write-rate.jsonl", sample, 100_000)
         print(f"driver write rate: {rate:,.0f} trials/s ({len(sample)}-byte lines, grouped fsync)")
     return 0

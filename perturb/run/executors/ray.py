@@ -26,6 +26,7 @@ import contextlib
 import json
 import math
 import os
+import signal
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -184,6 +185,7 @@ class RayExecutor:
             kwargs["include_dashboard"] = False
         else:
             kwargs["address"] = self.settings.address
+        sigterm = signal.getsignal(signal.SIGTERM)
         try:
             ray.init(**kwargs)
         except Exception as exc:  # noqa: BLE001 - Ray's ConnectionError, ValueError, ...
@@ -193,6 +195,11 @@ class RayExecutor:
                 "cluster: `ray start --head` on the head node, then --ray-address auto or "
                 "ray://HEAD:10001)"
             ) from None
+        finally:
+            # Ray's driver sets a SIGTERM handler that exits at once; perturb's (installed by the
+            # trial loop) cancels the in-flight trials and reports an interrupted run instead.
+            if sigterm is not None:
+                signal.signal(signal.SIGTERM, sigterm)
         self._initialized_here = True
 
     async def _new_actor(self) -> Any:
