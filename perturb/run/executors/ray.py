@@ -338,6 +338,10 @@ class RayExecutor:
             self._refs.add(ref)
             try:
                 data, outcome, fatal = await ref
+            except asyncio.CancelledError:
+                with contextlib.suppress(Exception):
+                    ray.cancel(ref)  # the worker cancels the agent call (a cmd: process is killed)
+                raise
             except ray.exceptions.RayTaskError as exc:  # not the agent's: the runner catches those
                 error = f"the Ray worker failed: {_first_line(exc)}"
                 return runner.errored_line(entry, attempt, retry, lam, "exception", error), "errored"
