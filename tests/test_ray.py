@@ -254,4 +254,4 @@ def test_resources_the_cluster_cannot_place_stop_the_run_before_any_trial(
         '--resources {"GPU": 1}: the Ray cluster cannot place one worker (it has {"GPU": 0} in all; '
         "lower --resources or add nodes)"
     )
-    assert not (out / "trials.jsonl").exists()
+    assert (out / "trials.jsonl").read_bytes() == b""  # no trial ran
