@@ -464,6 +464,25 @@ def run(
         ),
     ] = None,
     root: RootOption = Path("."),
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where trials run: local (this process) or ray (a pool of Ray actors; "
+            "pip install 'perturb-eval[ray]'). The driver writes the run either way.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: start one on this machine).",
+        ),
+    ] = None,
+    resources: Annotated[
+        str | None,
+        typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
+    ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -498,6 +517,9 @@ def run(
             pass_env=tuple(pass_env or ()),
             max_retries=max_retries,
             progress=_progress_bar(counts=True),
+            executor=executor,
+            ray_address=ray_address,
+            resources=resources,
         )
     )
     typer.echo(summary.summary())
