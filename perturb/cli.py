@@ -466,6 +466,25 @@ def run(
         ),
     ] = None,
     root: RootOption = Path("."),
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where trials run: local (this process) or ray (a pool of Ray actors; "
+            "pip install 'perturb-eval[ray]'). The driver writes the run either way.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: start one on this machine).",
+        ),
+    ] = None,
+    resources: Annotated[
+        str | None,
+        typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
+    ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -500,6 +519,9 @@ def run(
             pass_env=tuple(pass_env or ()),
             max_retries=max_retries,
             progress=_progress_bar(counts=True),
+            executor=executor,
+            ray_address=ray_address,
+            resources=resources,
         )
     )
     typer.echo(summary.summary())
@@ -641,6 +663,44 @@ def gate(
         )
     )
     typer.echo(result.summary())
+
+
+# --------------------------------------------------------------------------- export / import
+
+
+@app.command()
+@cli_errors
+def export(
+    fixtures: Annotated[Path, typer.Argument(help="The fixture file, fixtures/<suite>.jsonl.")],
+    to: Annotated[str, typer.Option("--to", help="inspect, promptfoo or csv.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here (default: standard output).")
+    ] = None,
+) -> None:
+    """Write verified fixtures for another runner, each prompt with its sha256 from the lock."""
+    from perturb.interop.core import ExportOptions, export_fixtures
+
+    result = export_fixtures(ExportOptions(fixtures, to, output))
+    if output is None:
+        sys.stdout.write(result.text)
+    for line in result.summary().split("\n"):
+        err(one_line(line))
+
+
+@app.command(name="import")
+@cli_errors
+def import_(
+    source: Annotated[Path, typer.Argument(help="The file to import.")],
+    fmt: Annotated[str, typer.Option("--from", help="csv, promptfoo or inspect.")],
+    suite: Annotated[
+        str | None, typer.Option("--suite", help="Suite name (default: the file's name).")
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Turn an eval set into tasks/<suite>.jsonl (never overwrites); detected slots to confirm."""
+    from perturb.interop.core import ImportOptions, import_tasks
+
+    typer.echo(import_tasks(ImportOptions(source, fmt, suite, root)).summary())
 
 
 def main() -> None:

@@ -102,6 +102,16 @@ def parse_task(raw: dict[str, Any]) -> tuple[Task | None, list[tuple[str, str]]]
     return (None if problems else task), problems
 
 
+def to_confirm_message(task: Task) -> str:
+    """What ``perturb validate`` says of a task whose imported slots are not confirmed yet."""
+    proposed = ", ".join(f"{name}={value!r}" for name, value in task.slots_to_confirm.items())
+    return printable(
+        f"proposed by `perturb import` from detected values: {proposed} (expected a person to "
+        'confirm them: move the values that carry the task\'s meaning into "slots", rename them '
+        'as you like, and delete "slots_to_confirm")'
+    )
+
+
 def load_tasks(path: str | Path) -> TaskSuite:
     """Load and validate ``tasks/<suite>.jsonl``; raise :class:`TaskFormatError` listing every
     problem (or :class:`InputError` if the file cannot be read at all)."""
@@ -129,6 +139,9 @@ def load_tasks(path: str | Path) -> TaskSuite:
                 )
                 continue
             lines[raw_id] = line
+        if task is not None and task.slots_to_confirm:
+            problems.append(f"{name}:{line}: slots_to_confirm: {to_confirm_message(task)}")
+            continue
         if task is not None:
             tasks.append(task)
     if problems:
