@@ -89,7 +89,8 @@ RootOption = Annotated[
     Path,
     typer.Option(
         "--root",
-        help="Project directory (holds tasks/, review/, fixtures/); relative file arguments are read in it.",
+        help="Project directory (holds tasks/, review/, fixtures/); the relative file argument of "
+        "validate, generate and run is read in it.",
     ),
 ]
 

@@ -457,6 +457,7 @@ class _Plan:
                 options.temperature,
                 self.timeout,
                 tuple(options.pass_env),
+                options.max_retries,
             ),
             run_id=run_id,
             suite=self.suite,
