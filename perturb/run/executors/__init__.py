@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -115,6 +114,7 @@ class WorkerRecipe:
             self.settings.temperature,
             self.settings.request_timeout,
             self.settings.pass_env,
+            self.settings.max_retries,
         )
         agent = load_agent(
             self.agent,
@@ -124,6 +124,7 @@ class WorkerRecipe:
             temperature=settings.temperature,
             request_timeout=settings.request_timeout,
             pass_env=settings.pass_env,
+            max_retries=settings.max_retries,
         )
         judge = self._judge()
         tools = None
@@ -159,15 +160,18 @@ class WorkerRecipe:
     def _judge(self) -> Any:
         if self.judge is None:
             return None
+        from perturb.errors import UsageError
+        from perturb.io.llm import resolve_api_key
         from perturb.run.graders.llm_judge import LLMJudge
 
         env_name = self.api_key_env or "OPENAI_API_KEY"
-        key = os.environ.get(env_name)
-        if not key:
+        try:
+            key = resolve_api_key(env_name, self.judge["base_url"])  # a local server needs none
+        except UsageError:
             raise AgentLoadError(
                 f"{env_name} is not set on the worker (the llm_judge grader needs it; set it on every "
                 "node or in Ray's runtime_env env_vars, see docs/ray.md)"
-            )
+            ) from None
         return LLMJudge(
             model=self.judge["model"],
             api_key=key,
