@@ -149,6 +149,28 @@ def load_tasks(path: str | Path) -> TaskSuite:
     return TaskSuite(name=suite_name(p), path=p, tasks=tasks, lines=lines)
 
 
+def check_graders_import(suite: TaskSuite) -> None:
+    """What ``perturb validate`` adds to :func:`load_tasks`: every grader that runs project code
+    (a ``callable``) must import now, with the project directory importable as ``perturb run``
+    makes it, so a typo fails here and not after a run has started. Graders that need a model
+    (``llm_judge``) are checked by ``perturb run``. Raises :class:`TaskFormatError`."""
+    from perturb.generate.input import project_root
+    from perturb.run.agents import add_import_paths
+    from perturb.run.graders import GRADERS, check_grader
+
+    add_import_paths(project_root(suite.path))
+    problems = []
+    for task in suite.tasks:
+        if GRADERS.get(task.grader.type).uses_judge:
+            continue
+        try:
+            check_grader(task.grader, task.expected)
+        except GraderError as exc:
+            problems.append(f"{suite.path}:{suite.lines.get(task.id, 0)}: grader: {printable(str(exc))}")
+    if problems:
+        raise TaskFormatError(str(suite.path), problems)
+
+
 def task_json_schema() -> dict[str, Any]:
     """The JSON Schema of one task line (``perturb schema task``)."""
     schema = Task.model_json_schema()
