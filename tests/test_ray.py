@@ -57,8 +57,9 @@ ENTRIES = 5  # 2 canonical + 3 variants
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A Ray cluster for this module; yields its GCS address (HOST:PORT)."""
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    os.environ.setdefault("OPENAI_API_KEY", "sk-ray-test-key-0123456789")  # workers inherit it
+    saved = {name: os.environ.get(name) for name in ("RAY_USAGE_STATS_ENABLED", "OPENAI_API_KEY")}
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ["OPENAI_API_KEY"] = "sk-ray-test-key-0123456789"  # the workers inherit it
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -70,6 +71,11 @@ def cluster() -> Iterator[str]:
         yield ray.get_runtime_context().gcs_address
     finally:
         ray.shutdown()
+        for name, value in saved.items():  # later test modules see the environment they had
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def project(root: Path, tasks: list[dict[str, Any]] = TASKS) -> Path:
