@@ -463,7 +463,6 @@ def run(
             "gets only PATH, HOME, locale and temp-dir variables, no API keys.",
         ),
     ] = None,
-    root: RootOption = Path("."),
     executor: Annotated[
         str,
         typer.Option(
@@ -483,6 +482,7 @@ def run(
         str | None,
         typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
     ] = None,
+    root: RootOption = Path("."),
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError

@@ -34,7 +34,7 @@ from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
-from perturb.io.llm import OPENAI_URL, resolve_api_key, resolve_base_url
+from perturb.io.llm import OPENAI_URL, preflight, resolve_api_key, resolve_base_url
 from perturb.io.paths import confine
 from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.progress import Progress
@@ -235,6 +235,8 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
         key = None
     if not default or not key:
         return None  # check_grader reports what is missing
+    if url is not None:
+        preflight(url, what="the llm_judge server")  # before any trial, like the agent's
     return LLMJudge(model=default, api_key=key, base_url=url, models={m or default for m in models})
 
 
@@ -455,6 +457,7 @@ class _Plan:
                 options.temperature,
                 self.timeout,
                 tuple(options.pass_env),
+                options.max_retries,
             ),
             run_id=run_id,
             suite=self.suite,
