@@ -10,6 +10,11 @@
    finished line -- the most trials per second the driver can record (append, count, fsync).
 
     .venv/bin/python benchmarks/bench_ray.py [--trials 2000] [--concurrency 16] [--cpus N]
+        [--worker-niceness 0]
+
+Ray starts its workers at nice 15 (its ``worker_niceness``): on a machine busy with other
+work they get less CPU than the local executor's process; ``--worker-niceness 0`` compares the
+two at the same priority.
 """
 
 from __future__ import annotations
@@ -49,8 +54,11 @@ def suite(root: Path, entries: int, metadata: dict[str, Any]) -> Path:
     return make_suite(root, tasks, suite="bench")
 
 
-def timed_run(fixtures: Path, agent: str, trials: int, concurrency: int, executor: str, out: Path) -> float:
-    started = time.perf_counter()
+def timed_run(
+    fixtures: Path, agent: str, trials: int, concurrency: int, executor: str, out: Path
+) -> tuple[float, float]:
+    """Wall seconds and this (driver) process's CPU seconds of one run."""
+    started, cpu = time.perf_counter(), time.process_time()
     summary = run(
         RunOptions(
             fixtures=fixtures,
@@ -61,9 +69,9 @@ def timed_run(fixtures: Path, agent: str, trials: int, concurrency: int, executo
             executor=executor,
         )
     )
-    wall = time.perf_counter() - started
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert summary.passed == summary.total, summary.summary()
-    return wall
+    return wall, cpu
 
 
 class _Instant:
@@ -127,10 +135,19 @@ def main() -> int:
     parser.add_argument("--cpus", type=int, default=os.cpu_count() or 1, help="CPUs given to Ray")
     parser.add_argument("--cpu-trials", type=int, default=20, help="CPU-bound entries (x 5 trials)")
     parser.add_argument("--rounds", type=int, default=60_000, help="sha256 rounds per CPU-bound trial")
+    parser.add_argument(
+        "--worker-niceness",
+        type=int,
+        default=None,
+        help="Ray's worker_niceness (Ray's default: 15, below every nice-0 process on the machine)",
+    )
     args = parser.parse_args()
     import ray
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if args.worker_niceness is not None:
+        os.environ["RAY_worker_niceness"] = str(args.worker_niceness)
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} CPUs")
     with tempfile.TemporaryDirectory(prefix="perturb-bench-ray-") as tmp:
         root = Path(tmp)
         entries = 100
@@ -152,7 +169,7 @@ def main() -> int:
         )
         walls = {}
         for executor in ("local", "ray"):
-            small, big = (
+            (small, small_cpu), (big, big_cpu) = (
                 timed_run(
                     sleepy,
                     "tests.ray_agents:sleepy",
@@ -164,11 +181,13 @@ def main() -> int:
                 for k in (1, per_entry)
             )
             per_trial = (big - small) / (trials - entries)
+            driver_cpu = (big_cpu - small_cpu) / (trials - entries)
             fixed = small - entries * per_trial
             walls[executor] = big
             print(
                 f"  {executor:5s} wall {big:.2f} s  fixed {fixed:.2f} s  "
-                f"per trial {per_trial * 1000:.3f} ms  overhead {per_trial * 1000 - ideal_ms:.3f} ms/trial"
+                f"per trial {per_trial * 1000:.3f} ms  overhead {per_trial * 1000 - ideal_ms:.3f} ms/trial  "
+                f"driver CPU {driver_cpu * 1000:.3f} ms/trial"
             )
         print(f"  ray/local wall ratio {walls['ray'] / walls['local']:.2f}")
 
@@ -183,7 +202,7 @@ def main() -> int:
         )
         cpu_walls = {}
         for executor in ("local", "ray"):
-            small, big = (
+            (small, _), (big, _) = (
                 timed_run(
                     cpu, "tests.ray_agents:cpu_bound", k, args.cpus * 2, executor, root / f"c{k}-{executor}"
                 )
@@ -203,6 +222,7 @@ def main() -> int:
         sample = (root / "s1-local" / "trials.jsonl").read_bytes().split(b"\n", 1)[0] + b"\n"
         rate = write_rate(sleepy, root / "write-rate.jsonl", sample, 100_000)
         print(f"driver write rate: {rate:,.0f} trials/s ({len(sample)}-byte lines, grouped fsync)")
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     return 0
 
 

@@ -89,8 +89,7 @@ RootOption = Annotated[
     Path,
     typer.Option(
         "--root",
-        help="Project directory (holds tasks/, review/, fixtures/); the relative file argument of "
-        "validate, generate and run is read in it.",
+        help="Project directory (holds tasks/, review/, fixtures/); relative file arguments are read in it.",
     ),
 ]
 
@@ -128,13 +127,11 @@ def init(
 @cli_errors
 def validate(
     path: Annotated[Path, typer.Argument(help="A task file, tasks/<suite>.jsonl.")],
-    root: RootOption = Path("."),
 ) -> None:
     """Check a task file and that its callable graders import; print every problem as
     FILE:LINE: field: message (exit 2)."""
     from perturb.tasks import check_graders_import, load_tasks
 
-    path = _in_root(root, path)
     suite = load_tasks(path)
     check_graders_import(suite)
     n_slots = sum(len(t.slots) for t in suite.tasks)
@@ -466,7 +463,6 @@ def run(
             "gets only PATH, HOME, locale and temp-dir variables, no API keys.",
         ),
     ] = None,
-    root: RootOption = Path("."),
     executor: Annotated[
         str,
         typer.Option(
@@ -486,6 +482,7 @@ def run(
         str | None,
         typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
     ] = None,
+    root: RootOption = Path("."),
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError

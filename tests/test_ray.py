@@ -57,8 +57,9 @@ ENTRIES = 5  # 2 canonical + 3 variants
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[str]:
     """A Ray cluster for this module; yields its GCS address (HOST:PORT)."""
-    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    os.environ.setdefault("OPENAI_API_KEY", "sk-ray-test-key-0123456789")  # workers inherit it
+    saved = {name: os.environ.get(name) for name in ("RAY_USAGE_STATS_ENABLED", "OPENAI_API_KEY")}
+    os.environ["RAY_USAGE_STATS_ENABLED"] = "0"
+    os.environ["OPENAI_API_KEY"] = "sk-ray-test-key-0123456789"  # the workers inherit it
     ray.init(
         num_cpus=2,
         include_dashboard=False,
@@ -70,6 +71,11 @@ def cluster() -> Iterator[str]:
         yield ray.get_runtime_context().gcs_address
     finally:
         ray.shutdown()
+        for name, value in saved.items():  # later test modules see the environment they had
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def project(root: Path, tasks: list[dict[str, Any]] = TASKS) -> Path:
@@ -115,7 +121,7 @@ def test_ray_writes_the_same_records_as_local_over_the_bundled_fixtures(cluster:
     assert faulted  # fault injection really ran, and gave the same schedule under Ray
 
 
-def test_cmd_and_openai_agents_run_on_workers(cluster: str, tmp_path: Path, fake_openai: Any) -> None:
+def test_every_agent_kind_runs_on_workers(cluster: str, tmp_path: Path, fake_openai: Any) -> None:
     from tests.fake_openai import Reply
 
     fixtures = project(tmp_path)
@@ -124,6 +130,7 @@ def test_cmd_and_openai_agents_run_on_workers(cluster: str, tmp_path: Path, fake
     agents = {
         "cmd": f"cmd:{sys.executable} {script}",
         "openai": "openai:tiny",
+        "factory": "tests.sample_agents:make_counter()",  # a fresh agent per trial: always 1
     }
     for name, agent in agents.items():
         got = {}
@@ -136,17 +143,19 @@ def test_cmd_and_openai_agents_run_on_workers(cluster: str, tmp_path: Path, fake
                     trials=2,
                     out=out,
                     executor=executor,
-                    concurrency=2,
+                    concurrency=1,  # one actor: one worker process to start per run
                     base_url=srv.base_url,
                     temperature=0,
                 )
             )
             assert (summary.done, summary.errored) == (2 * ENTRIES, 0), (name, executor)
+            if name == "factory":
+                assert {r["output"] for r in rows(out)} == {1}
             got[executor] = Counter(
                 (r["variant_id"], r["outcome"], json.dumps(r["output"])) for r in rows(out)
             )
         assert got["ray"] == got["local"], name
-    assert sum(1 for r in srv.requests if r.get("model") == "tiny") == 4 * ENTRIES
+    assert sum(1 for r in srv.requests if r.get("model") == "tiny") == 4 * ENTRIES  # 2 runs x n=2
     for r in rows(tmp_path / "openai-ray"):
         assert "sk-ray-test-key" not in json.dumps(r)
 

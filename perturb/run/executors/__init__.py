@@ -16,6 +16,7 @@ paths and numbers only -- never an agent object or an API key.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import re
@@ -107,24 +108,9 @@ class WorkerRecipe:
         root = self.project_root()
         if root is not None:
             add_import_paths(root)
-        settings = AgentSettings(
-            root,
-            self.settings.base_url,
-            self.settings.api_key_env,
-            self.settings.temperature,
-            self.settings.request_timeout,
-            self.settings.pass_env,
-            self.settings.max_retries,
-        )
+        settings = dataclasses.replace(self.settings, project_root=root)
         agent = load_agent(
-            self.agent,
-            project_root=root,
-            base_url=settings.base_url,
-            api_key_env=settings.api_key_env,
-            temperature=settings.temperature,
-            request_timeout=settings.request_timeout,
-            pass_env=settings.pass_env,
-            max_retries=settings.max_retries,
+            self.agent, **{f.name: getattr(settings, f.name) for f in dataclasses.fields(settings)}
         )
         judge = self._judge()
         tools = None
@@ -160,14 +146,13 @@ class WorkerRecipe:
     def _judge(self) -> Any:
         if self.judge is None:
             return None
-        from perturb.errors import UsageError
         from perturb.io.llm import resolve_api_key
         from perturb.run.graders.llm_judge import LLMJudge
 
-        env_name = self.api_key_env or "OPENAI_API_KEY"
         try:
-            key = resolve_api_key(env_name, self.judge["base_url"])  # a local server needs none
+            key = resolve_api_key(self.api_key_env, self.judge["base_url"])
         except UsageError:
+            env_name = self.api_key_env or "OPENAI_API_KEY"
             raise AgentLoadError(
                 f"{env_name} is not set on the worker (the llm_judge grader needs it; set it on every "
                 "node or in Ray's runtime_env env_vars, see docs/ray.md)"
