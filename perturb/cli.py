@@ -127,11 +127,13 @@ def init(
 @cli_errors
 def validate(
     path: Annotated[Path, typer.Argument(help="A task file, tasks/<suite>.jsonl.")],
+    root: RootOption = Path("."),
 ) -> None:
     """Check a task file and that its callable graders import; print every problem as
     FILE:LINE: field: message (exit 2)."""
     from perturb.tasks import check_graders_import, load_tasks
 
+    path = _in_root(root, path)
     suite = load_tasks(path)
     check_graders_import(suite)
     n_slots = sum(len(t.slots) for t in suite.tasks)
