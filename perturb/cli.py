@@ -85,6 +85,27 @@ def _root(
     """perturb: robustness and reliability of LLM agents."""
 
 
+# --------------------------------------------------------------------------- init
+
+
+@app.command()
+@cli_errors
+def init(
+    directory: Annotated[Path, typer.Argument(help="Where to create the project (default: here).")] = Path(
+        "."
+    ),
+    suite: Annotated[str, typer.Option("--suite", help="The suite name: tasks/<suite>.jsonl.")] = "shop",
+    example: Annotated[
+        bool,
+        typer.Option("--example", help="Copy the bundled travel-desk example instead (fixtures included)."),
+    ] = False,
+) -> None:
+    """Start a project: tasks, agent stubs, tiers, CI workflow, .gitignore. Never overwrites."""
+    from perturb.scaffold.core import init_project
+
+    typer.echo(init_project(directory, suite=suite, example=example).summary())
+
+
 # --------------------------------------------------------------------------- tasks
 
 
