@@ -1060,3 +1060,112 @@ def test_self_correction_restates_the_article_and_avoids_a_second_dash() -> None
         v = gen(a, "self_correction", 1.0, seed)
         assert not re.search(r"\ban (?!8|11\b|18\b)\d", v.text), v.text
         assert not re.search(r"\ba (?:8|11|18)\b", v.text), v.text
+
+
+# ------------------------------------------------- self_correction: what a strict reader flagged
+
+
+def test_self_correction_round_figures_stay_round() -> None:
+    # "$90" -> "$108" and a 45-second timer -> "33 seconds" read as invented: a person who
+    # chose a round figure misremembers another round one
+    for seed in range(40):
+        rng = random.Random(seed)
+        assert wrong_value("$90", "money", rng) in {"$70", "$80", "$100", "$110", "£90", "€90"}
+        assert wrong_value("£1,100", "money", rng) in {
+            "£900",
+            "£1,000",
+            "£1,200",
+            "£1,300",
+            "$1,100",
+            "€1,100",
+        }
+        assert wrong_value("45 seconds", "slot", rng) in {
+            "35 seconds",
+            "40 seconds",
+            "50 seconds",
+            "55 seconds",
+        }
+        assert wrong_value("30", "number", rng) in {"20", "40", "50"}
+        # not round: a nearby figure as before
+        odd = wrong_value("312", "number", rng)
+        assert odd is not None and odd != "312" and abs(int(odd) - 312) <= 93
+
+
+def test_self_correction_keeps_an_adjectival_count_singular() -> None:
+    # "a 10 minute trip" was "a 9 minutes — sorry, I meant a 10 minute trip"
+    trip = _task("Why was I charged for a 10 minute trip?", mins="10 minute")
+    flat = _task("Looking for a two bedroom flat in Leeds.", size="two bedroom")
+    for seed in range(20):
+        for task, noun in ((trip, "minute"), (flat, "bedroom")):
+            v = gen(task, "self_correction", 0.5, seed)
+            assert noun + "s" not in v.text and re.search(rf"\ban? \w+ {noun}\b", v.text), v.text
+    # a count of one still agrees: "1 passenger" -> "2 passengers"
+    assert wrong_value("1 passenger", "slot", random.Random(0)) in {
+        "2 passengers",
+        "3 passengers",
+        "4 passengers",
+    }
+
+
+def test_self_correction_never_misnames_family_or_an_email_and_keeps_terminals_real() -> None:
+    wife = _task("add my wife Elena to my car insurance", who="Elena")
+    mum = _task("Pick up my mum, Maria, from the station.", who="Maria")
+    email = _task("Please resend them to dana.k@example.com.", email="dana.k@example.com")
+    for task in (wife, mum, email):
+        with pytest.raises(SkipGeneration):
+            gen(task, "self_correction", 0.5, 0)
+    friend = _task("Can I bring a friend? Her name is Priya Nair.", who="Priya Nair")
+    assert gen(friend, "self_correction", 0.3, 0).details["slot"] == "who"
+    for seed in range(10):
+        assert wrong_value("5", "number", random.Random(seed), before="a taxi to Heathrow Terminal ") == "4"
+
+
+def test_self_correction_in_a_lower_case_message_is_typed_lower_case() -> None:
+    # "need a van ... under €90 — scratch that, $90" in a message typed in lower case without
+    # punctuation: the correction is typed the same way
+    low = _task("need a van for saturday morning under $90 a day", day="saturday", budget="$90")
+    seen = set()
+    for seed in range(40):
+        for level in (0.1, 0.3, 0.5):
+            v = gen(low, "self_correction", level, seed)
+            assert not re.search(r"[—–]|\.\.\.|I ", v.text), v.text
+            assert v.details["phrasing"] in self_correction.LOWER_PHRASINGS, v.details
+            seen.add(v.details["phrasing"])
+            assert measure_epsilon(low, "self_correction", v.text) > 0, v.text
+    assert seen == set(self_correction.LOWER_PHRASINGS)
+    assert (
+        gen(low, "self_correction", 0.3, 1).text
+        == "need a van for saturday morning under $80 i mean $90 a day"
+    )
+
+
+def test_self_correction_one_correction_in_a_short_message() -> None:
+    short = _task("Book a haircut with Marco on Saturday at 11", who="Marco", day="Saturday", time="11")
+    for seed in range(20):
+        assert len(gen(short, "self_correction", 1.0, seed).details["corrections"]) == 1
+
+
+def test_typo_casing_slips_only_where_plausible() -> None:
+    # a lower-case message gets no stray capital ("need a van for Saturday MORNING")
+    low = _task("need a van for saturday morning under $90 a day", budget="$90")
+    for seed in range(60):
+        v = gen(low, "typo", 0.1, seed)
+        assert v.details["case"] == "keep" and not re.search(r"[A-Z]", v.text.replace("$90", "")), v.text
+    # caps lock lands on a content word of four letters or more, never "FOR" or "HOW"
+    chat = _task("How much is it for a second driver on the rental for next Saturday?", day="Saturday")
+    locked = 0
+    for seed in range(200):
+        v = gen(chat, "typo", 0.1, seed)
+        if v.details["case"] == "caps_lock":
+            locked += 1
+            (item,) = v.details["recased"]
+            assert len(item["word"]) >= 4 and item["word"].lower() not in typo.FUNCTION_WORDS, item
+    assert locked
+    assert typo._recase("for", "caps_lock") is None and typo._recase("How", "caps_lock") is None
+    assert typo._recase("driver", "caps_lock") == "DRIVER"
+
+
+def test_self_correction_leaves_a_place_inside_an_institution_name() -> None:
+    uni = _task("Please send my transcript to the University of Toronto.", uni="the University of Toronto")
+    with pytest.raises(SkipGeneration):
+        gen(uni, "self_correction", 0.3, 0)
