@@ -565,20 +565,33 @@ def gate(
         str, typer.Option("--require-metric", help="pass^k (default) or pass@k for --require.")
     ] = "pass^k",
     k: Annotated[int | None, typer.Option("--k", help="k (default: the baseline's).")] = None,
-    noise_aware: Annotated[
+    strict: Annotated[
         bool,
         typer.Option(
-            "--noise-aware",
-            help="Fail only when the whole bootstrap interval of a change lies below -tolerance.",
+            "--strict",
+            help="Fail on any observed drop beyond --tolerance and on every label change, "
+            "noise or not (default: fail only when the whole interval is below -tolerance).",
         ),
     ] = False,
+    gate_labels: Annotated[
+        bool,
+        typer.Option("--gate-labels", help="Also fail on newly flaky, brittle or failing tasks."),
+    ] = False,
+    noise_aware: Annotated[
+        bool,
+        typer.Option("--noise-aware", help="The default interval-based gate (kept for existing workflows)."),
+    ] = False,
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap resamples for --noise-aware.")
+        int, typer.Option("--bootstrap", help="Bootstrap resamples of the intervals.")
     ] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
 ) -> None:
     """Compare a run with the baseline; exit 1 naming each regression."""
+    from perturb.errors import UsageError
     from perturb.report.gate import GateOptions, run_gate
+
+    if strict and noise_aware:
+        raise UsageError("--strict and --noise-aware contradict each other (choose one)")
 
     result = run_gate(
         GateOptions(
@@ -588,7 +601,8 @@ def gate(
             require=require,
             require_metric=require_metric,
             k=k,
-            noise_aware=noise_aware,
+            strict=strict,
+            gate_labels=gate_labels,
             bootstrap=bootstrap,
             seed=seed,
         )
