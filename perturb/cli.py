@@ -610,6 +610,31 @@ def gate(
     typer.echo(result.summary())
 
 
+@app.command()
+@cli_errors
+def plan(
+    detect: Annotated[
+        float, typer.Option("--detect", help="The true drop to detect with 80% power, e.g. 0.05.")
+    ],
+    tasks: Annotated[
+        int | None, typer.Option("--tasks", help="Matched tasks you have (default: say how many are needed).")
+    ] = None,
+    n: Annotated[
+        int | None, typer.Option("--n", help="Trials per prompt (default: try 5, 10, 20, 40, 80).")
+    ] = None,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="The gate's tolerance (the drop must exceed it).")
+    ] = 0.0,
+    k: Annotated[int, typer.Option("--k", help="1: the mean; above 1: pass^k.")] = 1,
+    rate: Annotated[float, typer.Option("--rate", help="The baseline's success rate per trial.")] = 0.9,
+) -> None:
+    """Which n and how many tasks let the gate detect a drop with 80% power."""
+    from perturb.report.plan import PlanOptions
+    from perturb.report.plan import plan as make_plan
+
+    typer.echo(make_plan(PlanOptions(detect, tasks, n, tolerance, k, rate)).summary())
+
+
 def main() -> None:
     """Console-script entry point."""
     try:

@@ -171,3 +171,39 @@ def test_min_detectable_drop_by_hand() -> None:
     assert min_detectable_drop(5, 10, 0.0, rate=0.0) is None
     with pytest.raises(ValueError, match="k=6 exceeds n=5"):
         min_detectable_drop(5, 10, k=6)
+
+
+# --------------------------------------------------------------------------- perturb plan
+
+
+def test_plan_says_how_many_tasks_and_which_n() -> None:
+    from typer.testing import CliRunner
+
+    from perturb.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["plan", "--detect", "0.05"])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "plan: detect a true drop of 0.050 in mean with 80% power (baseline rate 0.900, tolerance "
+        "0.000, one prompt per task)"
+    )
+    needed = {int(line.split(":")[0][2:]): int(line.split(": ")[1].split()[0]) for line in lines[1:]}
+    assert list(needed) == [5, 10, 20, 40, 80]
+    # each answer is the smallest task count whose stated drop is at most 0.05
+    for n, tasks in needed.items():
+        assert min_detectable_drop(n, tasks, rate=0.9) <= 0.05 < min_detectable_drop(n, tasks - 1, rate=0.9)  # type: ignore[operator]
+    assert needed[5] > needed[20] > needed[80]
+    fixed = runner.invoke(app, ["plan", "--detect", "0.1", "--tasks", "30"])
+    assert fixed.stdout.splitlines()[-1] == "smallest n for 30 tasks: 15"
+    both = runner.invoke(app, ["plan", "--detect", "0.1", "--tasks", "30", "--n", "20", "--k", "5"])
+    assert (
+        both.stdout.splitlines()[-1] == "n=20, 30 tasks: detects a drop of 0.209; does not reach the target"
+    )
+    bad = runner.invoke(app, ["plan", "--detect", "0.05", "--tolerance", "0.05"])
+    assert bad.exit_code == 2
+    assert bad.stderr == (
+        "error: --tolerance 0.05 must be in [0, --detect): the gate cannot detect a drop that does "
+        "not exceed its tolerance\n"
+    )

@@ -12,6 +12,7 @@ import pytest
 
 from perturb.report.aggregate import Analysis, analyze
 from perturb.report.metrics import (
+    benjamini_hochberg,
     fisher_greater_pvalue,
     mean_success,
     pass_at_k,
@@ -283,3 +284,26 @@ def analyze_counts(
             Prompt(task, letters, weight=(weights or {}).get(task, 1.0)) for task, letters in outcomes.items()
         ]
         return analyze(read_run(write_run(Path(tmp), "r", prompts)), ks, bootstrap=100)
+
+
+def test_benjamini_hochberg_by_hand() -> None:
+    # m = 5, q = 0.05: thresholds 0.01 0.02 0.03 0.04 0.05; sorted 0.001 0.015 0.029 0.2 0.9:
+    # the largest rank under its threshold is 3 (0.029 <= 0.03), so the first three are flagged
+    assert benjamini_hochberg([0.2, 0.015, 0.9, 0.001, 0.029]) == [False, True, False, True, True]
+    # one p of 0.04 among 30: 0.04 > 1 * 0.05 / 30, nothing flagged (uncorrected it would be)
+    assert not any(benjamini_hochberg([0.04] + [0.5] * 29))
+    assert benjamini_hochberg([]) == []
+    with pytest.raises(ValueError, match="q must be between 0 and 1"):
+        benjamini_hochberg([0.1], q=0)
+
+
+def test_drift_flags_under_no_drift_stay_below_five_percent() -> None:
+    # 30 variants, each with its own canonical prompt, same true rate, n = 20: the share of
+    # simulated runs with any flag (400 runs; docs/metrics.md has 2000 per cell)
+    rng = np.random.default_rng(5)
+    flagged = 0
+    for _ in range(400):
+        c1, c0 = rng.binomial(20, 0.7, 30), rng.binomial(20, 0.7, 30)
+        p = [fisher_greater_pvalue(20, int(a), 20, int(b)) for a, b in zip(c1, c0, strict=True)]
+        flagged += any(benjamini_hochberg(p))
+    assert flagged / 400 <= 0.05

@@ -44,6 +44,7 @@ from perturb.report.intervals import (
     two_stage_bootstrap,
 )
 from perturb.report.metrics import (
+    benjamini_hochberg,
     fisher_greater_pvalue,
     pass_at_k_array,
     pass_hat_k_array,
@@ -56,8 +57,9 @@ DEFAULT_KS = (1, 2, 5)
 CURVE_MIN = 8
 """The pass^k curve runs to max(8, largest k) where n allows: publishing k = 1..8, not only the
 k that flatters, shows how fast reliability decays."""
-DRIFT_P = 0.05
-"""A variant is possible meaning drift when a one-sided Fisher test gives p below this."""
+DRIFT_Q = 0.05
+"""False discovery rate of the meaning-drift flags: one-sided Fisher tests of every variant
+against its canonical prompt, Benjamini-Hochberg at this q over all the run's variants."""
 WORST_TASKS = 5
 
 __all__ = [
@@ -616,21 +618,21 @@ def _trial_figures(data: RunData, summary: ClassSummary, mask: NDArray[np.bool_]
 
 
 def _drift(data: RunData) -> list[DriftRow]:
+    """Variants that succeed more often than their task's canonical prompt, flagged when the
+    one-sided Fisher test survives Benjamini-Hochberg at :data:`DRIFT_Q` over every variant
+    tested (so 30 variants and no drift flag none in at least 95% of runs)."""
     canon: dict[str, tuple[int, int]] = {}
     for v in data.variants:
         if v.kind == CANONICAL:
             n0, c0 = canon.get(v.task_id, (0, 0))
             canon[v.task_id] = (n0 + v.n, c0 + v.passed)
-    rows = []
-    for v in data.variants:
-        if v.kind == CANONICAL or v.task_id not in canon:
-            continue
-        n0, c0 = canon[v.task_id]
-        if v.passed / v.n <= c0 / n0:
-            continue
-        p = fisher_greater_pvalue(v.n, v.passed, n0, c0)
-        if p < DRIFT_P:
-            rows.append(DriftRow(v.variant_id, v.task_id, v.kind, v.n, v.passed, n0, c0, p))
+    tested = [v for v in data.variants if v.kind != CANONICAL and v.task_id in canon]
+    p_values = [fisher_greater_pvalue(v.n, v.passed, *canon[v.task_id]) for v in tested]
+    rows = [
+        DriftRow(v.variant_id, v.task_id, v.kind, v.n, v.passed, *canon[v.task_id], p)
+        for v, p, flagged in zip(tested, p_values, benjamini_hochberg(p_values, DRIFT_Q), strict=True)
+        if flagged and v.passed / v.n > canon[v.task_id][1] / canon[v.task_id][0]
+    ]
     return sorted(rows, key=lambda r: (r.p_value, r.variant_id))
 
 

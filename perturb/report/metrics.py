@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "BootstrapResult",
+    "benjamini_hochberg",
     "fisher_greater_pvalue",
     "mean_success",
     "pass_at_k",
@@ -303,3 +305,22 @@ def fisher_greater_pvalue(n1: int, c1: int, n0: int, c0: int) -> float:
         return 0.0
     top = max(terms)
     return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def benjamini_hochberg(p_values: Sequence[float], q: float = 0.05) -> list[bool]:
+    """Which of ``m`` tests are discoveries at false discovery rate ``q``.
+
+    Benjamini & Hochberg 1995, "Controlling the False Discovery Rate" (JRSS B 57:289-300): sort
+    the p-values, find the largest rank ``i`` with ``p_(i) <= i * q / m``, and reject every test
+    whose p-value is at most ``p_(i)``. Under no effect at all (every null true) the chance of
+    any discovery is at most ``q``. An empty list gives an empty list.
+    """
+    if not 0 < q < 1:
+        raise ValueError(f"q must be between 0 and 1, got {q}")
+    m = len(p_values)
+    ranked = sorted(p_values)
+    cut = -1.0
+    for i, p in enumerate(ranked, start=1):
+        if p <= i * q / m:
+            cut = p
+    return [p <= cut for p in p_values]

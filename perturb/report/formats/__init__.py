@@ -56,8 +56,9 @@ DEFINITIONS: dict[str, str] = {
     "(HELM's worst case)",
     "consistently_wrong": "at least two wrong trials and all of them gave the same output "
     "(repeatability is not correctness)",
-    "meaning_drift": "a variant that succeeds more often than its canonical prompt with a "
-    "one-sided Fisher exact p < 0.05: re-review it",
+    "meaning_drift": "a variant that succeeds more often than its canonical prompt by a "
+    "one-sided Fisher exact test that survives Benjamini-Hochberg at q = 0.05 over all the "
+    "run's variants: re-review it",
     "curve": "pass^k for k = 1..K, K = min(smallest n of the class, max(8, largest k))",
 }
 
