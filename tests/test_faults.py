@@ -637,7 +637,7 @@ def test_every_format_shows_the_fault_axis(project: Path) -> None:
     text = render(a, "text")
     assert line in text and "fault tolerance by λ" in text
     # Δ mean on 8 matched tasks, every one 2/2 -> 0/2: clearly below 0, with trial noise at n=2
-    assert re.search(r"-1\.000 \[-1\.000, -0\.[5-9]\d\d\]", text), text
+    assert re.search(r"-1\.000 \[-1\.000, -0\.[3-9]\d\d\]", text), text
     md = render(a, "md")
     assert line in md and "### Fault tolerance by λ" in md
     data = json.loads(render(a, "json"))["faults"]

@@ -83,7 +83,9 @@ def test_many_tasks_stay_chunked() -> None:
     cur, ref = arm([4] * m, [2] * m), arm([4] * m, [3] * m)
     res = two_stage_bootstrap(cur, ref, np.ones(m), [2], b=300, seed=1)
     assert res.point[0] == pytest.approx(-0.25)
-    assert -0.3 < res.low[0] < -0.25 < res.high[0] < -0.2  # trial noise over 5000 tasks is small
+    # trial noise over 5000 tasks is small; the posterior half of the union is pulled toward 0
+    # by about 1/(n+1) of the change (-0.2 here), the moved half is centred on -0.25
+    assert -0.27 < res.low[0] < -0.24 and -0.21 < res.high[0] < -0.18
 
 
 def coverage(
@@ -196,10 +198,10 @@ def test_plan_says_how_many_tasks_and_which_n() -> None:
         assert min_detectable_drop(n, tasks, rate=0.9) <= 0.05 < min_detectable_drop(n, tasks - 1, rate=0.9)  # type: ignore[operator]
     assert needed[5] > needed[20] > needed[80]
     fixed = runner.invoke(app, ["plan", "--detect", "0.1", "--tasks", "30"])
-    assert fixed.stdout.splitlines()[-1] == "smallest n for 30 tasks: 15"
+    assert fixed.stdout.splitlines()[-1] == "smallest n for 30 tasks: 16"
     both = runner.invoke(app, ["plan", "--detect", "0.1", "--tasks", "30", "--n", "20", "--k", "5"])
     assert (
-        both.stdout.splitlines()[-1] == "n=20, 30 tasks: detects a drop of 0.209; does not reach the target"
+        both.stdout.splitlines()[-1] == "n=20, 30 tasks: detects a drop of 0.226; does not reach the target"
     )
     bad = runner.invoke(app, ["plan", "--detect", "0.05", "--tolerance", "0.05"])
     assert bad.exit_code == 2

@@ -9,14 +9,16 @@ resamples
    task-level bootstrap of Efron & Tibshirani 1993, ch. 6), then
 2. draws, for every prompt of both arms, a success rate ``p`` from its Jeffreys posterior
    ``Beta(c + 1/2, n - c + 1/2)`` (Jeffreys 1946; the Jeffreys interval of Brown, Cai &
-   DasGupta 2001) and adds its deviation from the posterior mean, ``p**j - E[p**j]``, to the
-   prompt's unbiased estimate (``c / n`` for the mean, ``C(c, k) / C(n, k)`` for pass^k with
-   ``j = k``; never ``(c/n)**k``). The posterior's spread is kept, its pull toward 1/2 is not,
-   so the resamples are centred on the unbiased point estimate at any number of tasks.
+   DasGupta 2001) and takes the prompt's mean as ``p`` and its pass^k as ``p**k`` (what the
+   unbiased ``C(c, k) / C(n, k)`` estimates; never ``(c/n)**k``).
 
-Per-prompt figures are averaged per task, tasks are averaged with their weights, and the
-interval is the percentile interval of the ``B`` weighted mean differences, widened to contain
-the point estimate if it does not, and clipped to [-1, 1]. Stage 2 is what a task-only
+Per-prompt figures are averaged per task and tasks with their weights. The posterior pulls
+every rate toward 1/2 a little (by about 1/(n+1) of its distance), which with hundreds of
+tasks would move a narrow interval off the truth; the same draws are therefore also moved
+onto the unbiased estimates (adding ``estimate - E[p**k]`` per prompt), and the interval is
+the union of the two percentile intervals: the posterior one covers with few tasks and k
+near n (where one prompt's unbiased pass^k is 0 or 1), the moved one with many tasks. It is
+widened to contain the point estimate if needed and clipped to [-1, 1]. Stage 2 is what a task-only
 bootstrap lacks: a prompt that passed 5/5 still has a rate below 1 with posterior probability
 1, so one matched task gives an interval of real width instead of a zero-width one, and rates
 near 0 or 1 do not collapse. Stage 1 and stage 2 both carry trial noise (the spread of
@@ -151,7 +153,8 @@ def two_stage_bootstrap(
     point = diff @ w / w.sum()
     rng = np.random.default_rng(seed)
     s = 1 + len(ks)
-    stats = np.empty((b, s))
+    stats = np.empty((b, s))  # the posterior draws p^k as they are
+    centred = np.empty((b, s))  # the same draws moved onto the unbiased estimates
     widest = max(m, current.n.size, reference.n.size)
     chunk = max(1, min(b, 1_000_000 // widest))
     for start in range(0, b, chunk):
@@ -160,23 +163,28 @@ def two_stage_bootstrap(
         flat = (idx + (np.arange(rows) * m)[:, None]).ravel()
         counts = np.bincount(flat, minlength=rows * m).reshape(rows, m) * w  # (rows, m)
         total = counts.sum(axis=1)
-        per_arm = []
+        draws, shifts = [], []
         for arm, obs in ((current, est_cur), (reference, est_ref)):
             p = rng.beta(arm.c + PRIOR, arm.n - arm.c + PRIOR, size=(rows, arm.n.size))
-            per_arm.append(
+            draws.append([_task_average(p**k, arm.task, m) for k in [1, *ks]])
+            shifts.append(
                 [
-                    _task_average(obs[i] + p**k - _posterior_moment(arm.c, arm.n, k), arm.task, m)
+                    _task_average((obs[i] - _posterior_moment(arm.c, arm.n, k))[None, :], arm.task, m)
                     for i, k in enumerate([1, *ks])
                 ]
             )
         for i in range(s):
-            stats[start : start + rows, i] = ((per_arm[0][i] - per_arm[1][i]) * counts).sum(axis=1) / total
+            raw = draws[0][i] - draws[1][i]
+            stats[start : start + rows, i] = (raw * counts).sum(axis=1) / total
+            moved = raw + shifts[0][i] - shifts[1][i]
+            centred[start : start + rows, i] = (moved * counts).sum(axis=1) / total
     tail = (1 - level) / 2
     low, high = np.quantile(stats, [tail, 1 - tail], axis=0)
+    c_low, c_high = np.quantile(centred, [tail, 1 - tail], axis=0)
     return BootstrapResult(
         point=point,
-        low=np.clip(np.minimum(low, point), -1.0, 1.0),
-        high=np.clip(np.maximum(high, point), -1.0, 1.0),
+        low=np.clip(np.minimum.reduce([low, c_low, point]), -1.0, 1.0),
+        high=np.clip(np.maximum.reduce([high, c_high, point]), -1.0, 1.0),
         n_tasks=m,
         b=b,
         level=level,
@@ -197,6 +205,15 @@ def _point_variance(p: float, n: int, k: int) -> float:
     c = np.arange(n + 1, dtype=np.int64)
     est = pass_hat_k_array(np.full(n + 1, n), c, k)
     return max(float(_pmf(p, n) @ est**2) - p ** (2 * k), 0.0)
+
+
+def _posterior_mean_moments(p: float, n: int, k: int) -> tuple[float, float]:
+    """Mean and variance over ``c ~ Binomial(n, p)`` of the posterior mean ``E[p^k | c]``."""
+    c = np.arange(n + 1, dtype=np.int64)
+    post = _posterior_moment(c, np.full(n + 1, n), k)
+    pmf = _pmf(p, n)
+    mu = float(pmf @ post)
+    return mu, max(float(pmf @ post**2) - mu**2, 0.0)
 
 
 def _posterior_variance(p: float, n: int, k: int) -> float:
@@ -227,12 +244,14 @@ def min_detectable_drop(
     by the drop ``d = p_b^k - p_c^k``. Normal approximation of the two-stage interval with
     exact binomial moments: let ``S`` be the variance of a task's unbiased estimate
     (``C(c, k) / C(n, k)``, ``c ~ Binomial(n, p)``) and ``V`` the mean variance of ``p^k`` under
-    stage 2's posterior, both summed over the two arms and divided by ``prompts``. The
+    stage 2's posterior, both summed over the two arms and divided by ``prompts``. The moved
     interval's centre is ``N(-d, S / T)`` and its half-width ``z_(1-a/2) * sqrt(((T-1)/T * S +
     (2 - 1/T) * V) / T)`` (a task drawn twice in a resample keeps its one posterior draw, hence
-    ``2 - 1/T``). The gate fails when the whole interval lies below ``-tolerance``, so ``d`` is
-    detected with ``power`` when ``d >= tolerance + half-width + z_power * sqrt(S / T)``;
-    solved for the smallest ``d`` by bisection. None when even a drop to 0 is
+    ``2 - 1/T``); it lies below ``-tolerance`` with ``power`` when ``d >= tolerance +
+    half-width + z_power * sqrt(S / T)``. The posterior interval is the same with the
+    posterior means ``E[p^k | c]`` (their mean and spread over ``c``) in place of the unbiased
+    estimates. The gate fails when the union lies below ``-tolerance``: both must; the
+    smallest ``d`` for which both do is found by bisection. None when even a drop to 0 is
     not detected. Simulated power at the returned drop is 0.7-0.8 (``tests/test_intervals.py``,
     docs/metrics.md).
 
@@ -250,6 +269,12 @@ def min_detectable_drop(
     z_a = NormalDist().inv_cdf(1 - (1 - level) / 2)
     z_b = NormalDist().inv_cdf(power)
     s_b, v_b = _point_variance(rate, n, k), _posterior_variance(rate, n, k)
+    mu_b, sp_b = _posterior_mean_moments(rate, n, k)
+
+    def fires(drop: float, s: float, v: float) -> bool:
+        """An interval centred ``N(-drop, s / T)`` lies below -tolerance with ``power``."""
+        half = z_a * math.sqrt(((tasks - 1) / tasks * s + (2 - 1 / tasks) * v) / tasks)
+        return drop >= tolerance + half + z_b * math.sqrt(s / tasks)
 
     def detected(d: float) -> bool:
         p_c = max(top - d, 0.0) ** (1 / k)
@@ -257,8 +282,10 @@ def min_detectable_drop(
         if strict:
             return d >= tolerance + z_b * math.sqrt(s / tasks)
         v = (v_b + _posterior_variance(p_c, n, k)) / prompts
-        half = z_a * math.sqrt(((tasks - 1) / tasks * s + (2 - 1 / tasks) * v) / tasks)
-        return d >= tolerance + half + z_b * math.sqrt(s / tasks)
+        mu_c, sp_c = _posterior_mean_moments(p_c, n, k)
+        # both halves of the union: the moved interval (centre -d) and the posterior one
+        # (centre mu_c - mu_b, pulled toward 0)
+        return fires(d, s, v) and fires(mu_b - mu_c, (sp_b + sp_c) / prompts, v)
 
     if top <= 0.0 or not detected(top):
         return None
