@@ -667,20 +667,33 @@ def gate(
         str, typer.Option("--require-metric", help="pass^k (default) or pass@k for --require.")
     ] = "pass^k",
     k: Annotated[int | None, typer.Option("--k", help="k (default: the baseline's).")] = None,
-    noise_aware: Annotated[
+    strict: Annotated[
         bool,
         typer.Option(
-            "--noise-aware",
-            help="Fail only when the whole bootstrap interval of a change lies below -tolerance.",
+            "--strict",
+            help="Fail on any observed drop beyond --tolerance and on every label change, "
+            "noise or not (default: fail only when the whole interval is below -tolerance).",
         ),
     ] = False,
+    gate_labels: Annotated[
+        bool,
+        typer.Option("--gate-labels", help="Also fail on newly flaky, brittle or failing tasks."),
+    ] = False,
+    noise_aware: Annotated[
+        bool,
+        typer.Option("--noise-aware", help="The default interval-based gate (kept for existing workflows)."),
+    ] = False,
     bootstrap: Annotated[
-        int, typer.Option("--bootstrap", help="Bootstrap resamples for --noise-aware.")
+        int, typer.Option("--bootstrap", help="Bootstrap resamples of the intervals.")
     ] = 2000,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the bootstrap.")] = 0,
 ) -> None:
     """Compare a run with the baseline; exit 1 naming each regression."""
+    from perturb.errors import UsageError
     from perturb.report.gate import GateOptions, run_gate
+
+    if strict and noise_aware:
+        raise UsageError("--strict and --noise-aware contradict each other (choose one)")
 
     result = run_gate(
         GateOptions(
@@ -690,7 +703,8 @@ def gate(
             require=require,
             require_metric=require_metric,
             k=k,
-            noise_aware=noise_aware,
+            strict=strict,
+            gate_labels=gate_labels,
             bootstrap=bootstrap,
             seed=seed,
         )
@@ -734,6 +748,31 @@ def import_(
     from perturb.interop.core import ImportOptions, import_tasks
 
     typer.echo(import_tasks(ImportOptions(source, fmt, suite, root)).summary())
+
+
+@app.command()
+@cli_errors
+def plan(
+    detect: Annotated[
+        float, typer.Option("--detect", help="The true drop to detect with 80% power, e.g. 0.05.")
+    ],
+    tasks: Annotated[
+        int | None, typer.Option("--tasks", help="Matched tasks you have (default: say how many are needed).")
+    ] = None,
+    n: Annotated[
+        int | None, typer.Option("--n", help="Trials per prompt (default: try 5, 10, 20, 40, 80).")
+    ] = None,
+    tolerance: Annotated[
+        float, typer.Option("--tolerance", help="The gate's tolerance (the drop must exceed it).")
+    ] = 0.0,
+    k: Annotated[int, typer.Option("--k", help="1: the mean; above 1: pass^k.")] = 1,
+    rate: Annotated[float, typer.Option("--rate", help="The baseline's success rate per trial.")] = 0.9,
+) -> None:
+    """Which n and how many tasks let the gate detect a drop with 80% power."""
+    from perturb.report.plan import PlanOptions
+    from perturb.report.plan import plan as make_plan
+
+    typer.echo(make_plan(PlanOptions(detect, tasks, n, tolerance, k, rate)).summary())
 
 
 def main() -> None:

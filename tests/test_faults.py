@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -635,7 +636,8 @@ def test_every_format_shows_the_fault_axis(project: Path) -> None:
     assert a.faults is not None and [r.mean for r in a.faults.lambdas] == [1.0, 0.0]
     text = render(a, "text")
     assert line in text and "fault tolerance by λ" in text
-    assert "-1.000 [-1.000, -1.000]" in text  # Δ mean on 8 matched tasks, every one -1
+    # Δ mean on 8 matched tasks, every one 2/2 -> 0/2: clearly below 0, with trial noise at n=2
+    assert re.search(r"-1\.000 \[-1\.000, -0\.[3-9]\d\d\]", text), text
     md = render(a, "md")
     assert line in md and "### Fault tolerance by λ" in md
     data = json.loads(render(a, "json"))["faults"]

@@ -88,10 +88,36 @@ def test_baseline_file_is_a_valid_record(base_file: Path) -> None:
 # --------------------------------------------------------------------------- gate
 
 
-def test_gate_passes_on_an_unchanged_run(tmp_path: Path, base_file: Path) -> None:
+def test_the_default_gate_states_intervals_and_power(tmp_path: Path, base_file: Path) -> None:
     result = gate(tmp_path, "same", BASE, base_file)
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.splitlines() == [
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, 95% interval "
+        "[-0.238, +0.232], tolerance 0.050 (4 matched tasks)"
+    )
+    assert lines[2] == (
+        "power: canonical: 4 matched tasks, n=5 per prompt, tolerance 0.050: 80% power to detect a "
+        "drop of 0.569 in mean, none in pass^2"
+    )
+    # pass^2 over 4 tasks of n=5: not even a drop to 0 reaches 80% power
+    assert lines[5].endswith("80% power to detect a drop of 0.560 in mean, none in pass^2")
+    assert lines[-1] == (
+        f"gate passed: run same against baseline {base_file} (run base), k=2, tolerance 0.050, "
+        "sound; smallest drop detected with 80% power: 0.560 in paraphrase mean"
+    )
+
+
+def test_the_strict_gate_passes_on_an_unchanged_run(tmp_path: Path, base_file: Path) -> None:
+    result = gate(tmp_path, "same", BASE, base_file, "--strict")
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[2].startswith("power: canonical: 4 matched tasks, n=5 per prompt, tolerance 0.050: strict")
+    assert lines[-1].startswith(
+        f"gate passed: run same against baseline {base_file} (run base), k=2, tolerance 0.050, strict; "
+        "smallest drop detected with 80% power: "
+    )
+    assert [line for line in lines if not line.startswith("power:")][:-1] == [
         "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, tolerance 0.050 (4 matched tasks)",
         "ok: canonical pass^2: baseline 0.650, current 0.650, change +0.000, tolerance 0.050 "
         "(4 matched tasks)",
@@ -99,15 +125,14 @@ def test_gate_passes_on_an_unchanged_run(tmp_path: Path, base_file: Path) -> Non
         "(4 matched tasks)",
         "ok: paraphrase pass^2: baseline 0.575, current 0.575, change +0.000, tolerance 0.050 "
         "(4 matched tasks)",
-        f"gate passed: run same against baseline {base_file} (run base), k=2, tolerance 0.050",
     ]
 
 
 def test_gate_fails_naming_regressions_and_newly_flaky_and_failing(tmp_path: Path, base_file: Path) -> None:
     worse = {**BASE, "t1": ("PPPPP", "PPWWW"), "t2": ("PPPPP", "WWWWW")}
-    result = gate(tmp_path, "worse", worse, base_file)
+    result = gate(tmp_path, "worse", worse, base_file, "--strict")
     assert result.exit_code == 1
-    assert result.stdout.splitlines() == [
+    assert [line for line in result.stdout.splitlines() if not line.startswith("power:")] == [
         "ok: canonical mean: baseline 0.700, current 0.700, change +0.000, tolerance 0.050 (4 matched tasks)",
         "ok: canonical pass^2: baseline 0.650, current 0.650, change +0.000, tolerance 0.050 "
         "(4 matched tasks)",
@@ -118,22 +143,39 @@ def test_gate_fails_naming_regressions_and_newly_flaky_and_failing(tmp_path: Pat
         "newly flaky: t1/paraphrase: baseline stable-pass, now 2/5 passed (3 wrong, 0 errored)",
         "newly failing: t2/paraphrase: baseline stable-pass, now 0/5 passed (5 wrong, 0 errored)",
     ]
-    assert result.stderr == (
+    assert result.stderr.startswith(
         "error: gate failed: 2 regressions, 1 newly flaky task, 1 newly failing task; run worse "
-        f"against baseline {base_file} (run base), k=2, tolerance 0.050\n"
+        f"against baseline {base_file} (run base), k=2, tolerance 0.050, strict; smallest drop "
     )
+    # the default gate: two of four tasks broken is within the interval (task-level noise at 4
+    # tasks), label changes are notes; --gate-labels makes them fail again
+    sound = gate(tmp_path, "worse2", worse, base_file)
+    assert sound.exit_code == 0, sound.stderr
+    assert (
+        "within noise: paraphrase mean: baseline 0.650, current 0.250, change -0.400, 95% interval "
+        "[-0.881, +0.105], tolerance 0.050 (4 matched tasks)"
+    ) in sound.stdout.splitlines()
+    assert "note: newly flaky: t1/paraphrase: baseline stable-pass, now 2/5 passed (3 wrong, 0 errored)" in (
+        sound.stdout.splitlines()
+    )
+    labels = gate(tmp_path, "worse3", worse, base_file, "--gate-labels")
+    assert labels.exit_code == 1
+    assert labels.stderr.startswith(
+        "error: gate failed: 1 newly flaky task, 1 newly failing task; run worse3"
+    )
+    assert ", sound, labels gated; " in labels.stderr
 
 
 def test_a_drop_exactly_at_the_tolerance_passes(tmp_path: Path, base_file: Path) -> None:
     # canonical t3 4/5 -> 3/5: mean -0.050, pass^2 (0.6 -> 0.3)/4 = -0.075
     edge = {**BASE, "t3": ("PPPWW", "PPPWW")}
-    result = gate(tmp_path, "edge", edge, base_file, "--tolerance", "0.075")
+    result = gate(tmp_path, "edge", edge, base_file, "--tolerance", "0.075", "--strict")
     assert result.exit_code == 0, result.stdout
     assert (
         "ok: canonical pass^2: baseline 0.650, current 0.575, change -0.075, tolerance 0.075 "
         "(4 matched tasks)"
     ) in result.stdout.splitlines()
-    result = gate(tmp_path, "edge2", edge, base_file, "--tolerance", "0.07")
+    result = gate(tmp_path, "edge2", edge, base_file, "--tolerance", "0.07", "--strict")
     assert result.exit_code == 1
     assert "error: gate failed: 1 regression; run edge2" in result.stderr
 
@@ -158,18 +200,22 @@ def test_require_names_each_task_below_the_threshold(tmp_path: Path, base_file: 
     assert ok.exit_code == 0, ok.stdout
 
 
-def test_noise_aware_tolerates_a_drop_within_noise(tmp_path: Path, base_file: Path) -> None:
+def test_the_default_tolerates_a_drop_within_noise(tmp_path: Path, base_file: Path) -> None:
     noisy = {**BASE, "t3": ("PPPPW", "PPWWW")}  # one task, -0.05 on the class mean
-    strict = gate(tmp_path, "noisy", noisy, base_file, "--tolerance", "0.02")
+    strict = gate(tmp_path, "noisy", noisy, base_file, "--tolerance", "0.02", "--strict")
     assert strict.exit_code == 1
-    aware = gate(tmp_path, "noisy2", noisy, base_file, "--tolerance", "0.02", "--noise-aware")
-    assert aware.exit_code == 0, aware.stdout
-    lines = aware.stdout.splitlines()
-    assert lines[2] == (
-        "within noise: paraphrase mean: baseline 0.650, current 0.600, change -0.050, "
-        "95% interval [-0.150, +0.000], tolerance 0.020 (4 matched tasks)"
-    )
-    assert lines[-1].endswith("k=2, tolerance 0.020, noise-aware")
+    for args in ([], ["--noise-aware"]):  # --noise-aware: the default, kept for old workflows
+        aware = gate(tmp_path, f"noisy{len(args)}", noisy, base_file, "--tolerance", "0.02", *args)
+        assert aware.exit_code == 0, aware.stdout
+        lines = aware.stdout.splitlines()
+        assert lines[3] == (
+            "within noise: paraphrase mean: baseline 0.650, current 0.600, change -0.050, "
+            "95% interval [-0.327, +0.210], tolerance 0.020 (4 matched tasks)"
+        )
+        assert ", k=2, tolerance 0.020, sound; " in lines[-1]
+    both = gate(tmp_path, "both", noisy, base_file, "--strict", "--noise-aware")
+    assert both.exit_code == 2
+    assert both.stderr == "error: --strict and --noise-aware contradict each other (choose one)\n"
 
 
 def test_noise_aware_fails_when_the_whole_interval_is_below(tmp_path: Path) -> None:
@@ -178,13 +224,13 @@ def test_noise_aware_fails_when_the_whole_interval_is_below(tmp_path: Path) -> N
     base = tmp_path / "baseline.json"
     assert runner.invoke(app, ["baseline", str(run), "-o", str(base), "--k", "2"]).exit_code == 0
     drop = {task: ("PPPPP", "PPWWW") for task in spec}
-    result = gate(tmp_path, "drop", drop, base, "--noise-aware")
+    result = gate(tmp_path, "drop", drop, base)
     assert result.exit_code == 1
     assert (
         "regression: paraphrase mean: baseline 1.000, current 0.400, change -0.600, "
-        "95% interval [-0.600, -0.600], tolerance 0.050 (10 matched tasks)"
+        "95% interval [-0.771, -0.310], tolerance 0.050 (10 matched tasks)"
     ) in result.stdout.splitlines()
-    # newly flaky tasks are notes in noise-aware mode, not failures
+    # newly flaky tasks are notes by default, not failures
     assert (
         "note: newly flaky: t00/paraphrase: baseline stable-pass, now 2/5 passed "
         "(3 wrong, 0 errored)" in result.stdout.splitlines()
@@ -196,7 +242,18 @@ def test_a_smaller_run_is_compared_on_matched_tasks(tmp_path: Path, base_file: P
     smoke = {"t1": ("PPPPP", ""), "t2": ("PPPPP", "")}
     result = gate(tmp_path, "smoke", smoke, base_file)
     assert result.exit_code == 0, result.stdout
-    assert result.stdout.splitlines()[:3] == [
+    assert result.stdout.splitlines()[2] == (
+        "note: canonical: only 2 matched tasks (fewer than 3): its interval is unreliable and the "
+        "gate does not fail on it"
+    )
+    # a collapse on 2 matched tasks: named as unreliable, not failed (too few tasks to tell)
+    broke = gate(tmp_path, "broke", {"t1": ("WWWWW", ""), "t2": ("WWWWW", "")}, base_file)
+    assert broke.exit_code == 0, broke.stdout
+    assert broke.stdout.splitlines()[0].startswith(
+        "unreliable: canonical mean: baseline 1.000, current 0.000, change -1.000, 95% interval [-1.000, "
+    )
+    result = gate(tmp_path, "smoke2", smoke, base_file, "--strict")
+    assert [line for line in result.stdout.splitlines() if not line.startswith("power:")][:3] == [
         "ok: canonical mean: baseline 1.000, current 1.000, change +0.000, tolerance 0.050 (2 matched tasks)",
         "ok: canonical pass^2: baseline 1.000, current 1.000, change +0.000, tolerance 0.050 "
         "(2 matched tasks)",
@@ -219,7 +276,7 @@ def test_a_hand_written_baseline_without_counts(tmp_path: Path) -> None:
             }
         )
     )
-    result = gate(tmp_path, "cur", BASE, base)
+    result = gate(tmp_path, "cur", BASE, base, "--strict")
     assert result.exit_code == 1
     assert result.stdout.splitlines() == [
         "regression: canonical mean: baseline 0.800, current 0.700, change -0.100, tolerance "
@@ -228,11 +285,11 @@ def test_a_hand_written_baseline_without_counts(tmp_path: Path) -> None:
         "(all 4 tasks of the run; the baseline has no per-prompt counts)",
         "note: class paraphrase is new in this run (no baseline figures)",
     ]
-    result = gate(tmp_path, "cur2", BASE, base, "--noise-aware")
+    result = gate(tmp_path, "cur2", BASE, base)
     assert result.exit_code == 2
     assert result.stderr == (
-        f"error: {base}: --noise-aware needs the baseline's per-prompt counts (`variants`); "
-        "refresh it with `perturb baseline RUN_DIR -o PATH`\n"
+        f"error: {base}: the gate's intervals need the baseline's per-prompt counts (`variants`); "
+        "refresh it with `perturb baseline RUN_DIR -o PATH`, or compare the class figures with --strict\n"
     )
     result = gate(tmp_path, "cur3", BASE, base, "--k", "3")
     assert result.exit_code == 2
@@ -243,7 +300,7 @@ def test_a_hand_written_baseline_without_counts(tmp_path: Path) -> None:
 
 
 def test_another_k_is_recomputed_from_the_counts(tmp_path: Path, base_file: Path) -> None:
-    result = gate(tmp_path, "k3", BASE, base_file, "--k", "3")
+    result = gate(tmp_path, "k3", BASE, base_file, "--k", "3", "--strict")
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[1] == (
         "ok: canonical pass^3: baseline 0.600, current 0.600, change +0.000, tolerance 0.050 "
@@ -292,7 +349,7 @@ def test_bad_baseline_file_exits_2(tmp_path: Path) -> None:
 
 def test_library_api(tmp_path: Path, base_file: Path) -> None:
     run = write_run(tmp_path / "runs", "api", prompts({**BASE, "t1": ("WWWWW", "PPPPP")}))
-    result = check_gate(GateOptions(run, base_file))
+    result = check_gate(GateOptions(run, base_file, strict=True))
     assert not result.passed
     assert (
         "newly failing: t1/canonical: baseline stable-pass, now 0/5 passed (5 wrong, "
@@ -303,7 +360,7 @@ def test_library_api(tmp_path: Path, base_file: Path) -> None:
         "gate failed: 2 regressions, 1 newly failing task; run api against baseline "
     )
     with pytest.raises(GateFailed) as exc:
-        run_gate(GateOptions(run, base_file))
+        run_gate(GateOptions(run, base_file, strict=True))
     assert exc.value.exit_code == 1
     assert exc.value.lines == result.lines
     assert exc.value.summary == result.verdict
@@ -322,6 +379,8 @@ def typo_prompts(spec: dict[str, tuple[str, ...]]) -> list[Prompt]:
 
 
 def typo_gate(tmp_path: Path, base: dict[str, tuple[str, ...]], now: dict[str, tuple[str, ...]], *args: str):  # noqa: ANN201 - returns click's Result
+    """The gate with --gate-labels (label changes fail) unless ``args`` say otherwise."""
+    args = args or ("--gate-labels",)
     base_run = write_run(tmp_path / "runs", "base", typo_prompts(base))
     base_file = tmp_path / "baseline.json"
     made = runner.invoke(app, ["baseline", str(base_run), "-o", str(base_file), "--k", "2"])
@@ -365,7 +424,7 @@ def test_a_newly_brittle_task_fails_the_gate_and_is_named(tmp_path: Path) -> Non
         "failing every trial: t1/typo/c-t1-1"
     )
     assert result.stderr.startswith("error: gate failed: 1 newly brittle task; run now against")
-    aware = typo_gate(tmp_path / "aware", base, now, "--noise-aware")
+    aware = typo_gate(tmp_path / "aware", base, now, "--noise-aware")  # labels are notes
     assert aware.exit_code == 0, aware.stdout
     assert aware.stdout.splitlines()[-2] == (
         "note: newly brittle: t1/typo: baseline stable-pass, now 4/8 passed (4 wrong, "
@@ -411,14 +470,18 @@ def test_an_old_pooled_flaky_label_is_recomputed_from_the_counts(tmp_path: Path)
     base_file = tmp_path / "baseline.json"
     base_file.write_text(json.dumps(doc))
     run = write_run(tmp_path / "runs", "now", typo_prompts({"t1": ("PPPP", "WWWW", "WWWW")}))
-    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1"])
+    result = runner.invoke(
+        app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1", "--gate-labels"]
+    )
     assert result.stdout.splitlines()[-1] == (
         "newly failing: t1/typo: baseline brittle, now 0/8 passed (8 wrong, 0 errored)"
     )
     # without per-prompt counts the written label is all there is
     doc["variants"] = []
     base_file.write_text(json.dumps(doc))
-    result = runner.invoke(app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1"])
+    result = runner.invoke(
+        app, ["gate", str(run), "--baseline", str(base_file), "--tolerance", "1", "--strict"]
+    )
     assert result.stdout.splitlines()[-1] == (
         "newly failing: t1/typo: baseline flaky, now 0/8 passed (8 wrong, 0 errored)"
     )

@@ -36,21 +36,30 @@ from perturb.report.figures import (
     prompt_label,
     task_label,
 )
+from perturb.report.intervals import (
+    MIN_TASKS,
+    PromptCounts,
+    min_detectable_drop,
+    reliable,
+    two_stage_bootstrap,
+)
 from perturb.report.metrics import (
+    benjamini_hochberg,
     fisher_greater_pvalue,
-    paired_bootstrap,
     pass_at_k_array,
     pass_hat_k_array,
     stream_seed,
 )
 from perturb.report.results import FaultRow, RunData, Variant
+from perturb.report.rounding import f3
 
 DEFAULT_KS = (1, 2, 5)
 CURVE_MIN = 8
 """The pass^k curve runs to max(8, largest k) where n allows: publishing k = 1..8, not only the
 k that flatters, shows how fast reliability decays."""
-DRIFT_P = 0.05
-"""A variant is possible meaning drift when a one-sided Fisher test gives p below this."""
+DRIFT_Q = 0.05
+"""False discovery rate of the meaning-drift flags: one-sided Fisher tests of every variant
+against its canonical prompt, Benjamini-Hochberg at this q over all the run's variants."""
 WORST_TASKS = 5
 
 __all__ = [
@@ -66,8 +75,10 @@ __all__ = [
     "TaskTable",
     "analyze",
     "class_order",
+    "delta_of",
     "fault_variants",
     "matched",
+    "paired_counts",
     "per_task",
     "prompt_label",
     "resolve_ks",
@@ -173,9 +184,8 @@ def analyze(
     for i, v in enumerate(data.variants):
         by_kind.setdefault(v.kind, []).append(i)
     kinds = class_order(set(by_kind))
-    canon = (
-        per_task([data.variants[i] for i in by_kind[CANONICAL]], ks, k) if (CANONICAL in by_kind) else None
-    )
+    by_kind_variants = {kind: [data.variants[i] for i in idx] for kind, idx in by_kind.items()}
+    canon = per_task(by_kind_variants[CANONICAL], ks, k) if (CANONICAL in by_kind) else None
     classes: list[ClassSummary] = []
     tasks: list[TaskRow] = []
     variant_kind_idx = np.array([kinds.index(v.kind) for v in data.variants], dtype=np.int64)
@@ -189,7 +199,14 @@ def analyze(
         summary.delta = (
             None
             if kind == CANONICAL or canon is None
-            else _delta(table, canon, ks, bootstrap, seed, level, kind)
+            else delta_of(
+                members,
+                by_kind_variants[CANONICAL],
+                ks,
+                b=bootstrap,
+                seed=stream_seed(seed, kind),
+                level=level,
+            )
         )
         summary.levels = _levels(members, ks, k, canon)
         _trial_figures(data, summary, trial_kind == kind_i)
@@ -221,6 +238,7 @@ def analyze(
     )
     analysis.faults = _faults(data, ks, bootstrap, seed, level)
     analysis.warnings = _warnings(analysis)
+    analysis.notes += _power_notes(analysis)
     return analysis
 
 
@@ -283,7 +301,11 @@ def _faults(data: RunData, ks: list[int], b: int, seed: int, level: float) -> Fa
         n_min = min(v.n for v in variants)
         lam_ks = [kk for kk in ref_ks if kk <= n_min]
         table = per_task(variants, lam_ks or [1], max(lam_ks or [1]))
-        delta = _delta(table, ref_table, lam_ks, b, seed, level, f"lam={lam!r}") if lam_ks else None
+        delta = (
+            delta_of(variants, reference, lam_ks, b=b, seed=stream_seed(seed, f"lam={lam!r}"), level=level)
+            if lam_ks
+            else None
+        )
         lambdas.append(
             LambdaRow(
                 lam=lam,
@@ -492,20 +514,62 @@ def matched(table: TaskTable, other: TaskTable) -> tuple[NDArray[np.int64], NDAr
     return (np.array(mine, dtype=np.int64), np.array([pos[table.ids[i]] for i in mine], dtype=np.int64))
 
 
-def _delta(
-    table: TaskTable, canon: TaskTable, ks: list[int], b: int, seed: int, level: float, kind: str
+def paired_counts(
+    current: list[Variant], reference: list[Variant]
+) -> tuple[list[str], PromptCounts, PromptCounts, NDArray[np.float64]]:
+    """The tasks both arms hold (sorted ids), each arm's prompts on them as
+    :class:`~perturb.report.intervals.PromptCounts`, and the tasks' weights (the current arm's)."""
+    ref_tasks = {v.task_id for v in reference}
+    ids = sorted({v.task_id for v in current} & ref_tasks)
+    pos = {t: i for i, t in enumerate(ids)}
+    weights = np.zeros(len(ids))
+    for v in current:
+        if v.task_id in pos:
+            weights[pos[v.task_id]] = v.weight
+
+    def arm(variants: list[Variant]) -> PromptCounts:
+        # sorted: the random draws go to the same prompts whatever order the trials finished in
+        mine = sorted((v for v in variants if v.task_id in pos), key=lambda v: v.variant_id)
+        return PromptCounts.of([v.n for v in mine], [v.passed for v in mine], [pos[v.task_id] for v in mine])
+
+    return ids, arm(current), arm(reference), weights
+
+
+def delta_of(
+    current: list[Variant],
+    reference: list[Variant],
+    ks: list[int],
+    *,
+    b: int,
+    seed: int | list[int],
+    level: float,
+    tolerance: float = 0.0,
 ) -> Delta | None:
-    mine, theirs = matched(table, canon)
-    if mine.size == 0:
+    """``current - reference`` on matched tasks: mean and pass^k per k with two-stage bootstrap
+    intervals (:func:`perturb.report.intervals.two_stage_bootstrap`), flagged unreliable below
+    :data:`~perturb.report.intervals.MIN_TASKS` tasks, and the smallest drop of mean and of
+    pass^(max k) detected with 80% power at ``tolerance`` (the reference arm's rate, the two
+    arms' smallest n). None when no task is in both."""
+    ids, cur, ref, w = paired_counts(current, reference)
+    if not ids:
         return None
-    cur = np.vstack([table.mean[mine], *(table.pass_hat[kk][mine] for kk in ks)])
-    ref = np.vstack([canon.mean[theirs], *(canon.pass_hat[kk][theirs] for kk in ks)])
-    res = paired_bootstrap(cur, ref, table.weights[mine], b=b, seed=stream_seed(seed, kind), level=level)
+    res = two_stage_bootstrap(cur, ref, w, ks, b=b, seed=seed, level=level)
+    ok = reliable(len(ids))
     ivals = [
-        Interval(float(p), float(lo), float(hi))
+        Interval(float(p), float(lo), float(hi), ok)
         for p, lo, hi in zip(res.point, res.low, res.high, strict=True)
     ]
-    return Delta(n_tasks=int(mine.size), mean=ivals[0], pass_hat=dict(zip(ks, ivals[1:], strict=True)))
+    n = int(min(cur.n.min(), ref.n.min()))
+    rate = float(ref.c.sum() / ref.n.sum())
+    k = max(ks) if ks else 1
+    return Delta(
+        n_tasks=len(ids),
+        mean=ivals[0],
+        pass_hat=dict(zip(ks, ivals[1:], strict=True)),
+        mde_mean=min_detectable_drop(n, len(ids), tolerance, rate=rate),
+        mde_pass_hat=min_detectable_drop(n, len(ids), tolerance, k=k, rate=rate) if ks else None,
+        n_per_prompt=n,
+    )
 
 
 def _levels(members: list[Variant], ks: list[int], k: int, canon: TaskTable | None) -> list[LevelRow]:
@@ -554,22 +618,40 @@ def _trial_figures(data: RunData, summary: ClassSummary, mask: NDArray[np.bool_]
 
 
 def _drift(data: RunData) -> list[DriftRow]:
+    """Variants that succeed more often than their task's canonical prompt, flagged when the
+    one-sided Fisher test survives Benjamini-Hochberg at :data:`DRIFT_Q` over every variant
+    tested (so 30 variants and no drift flag none in at least 95% of runs)."""
     canon: dict[str, tuple[int, int]] = {}
     for v in data.variants:
         if v.kind == CANONICAL:
             n0, c0 = canon.get(v.task_id, (0, 0))
             canon[v.task_id] = (n0 + v.n, c0 + v.passed)
-    rows = []
-    for v in data.variants:
-        if v.kind == CANONICAL or v.task_id not in canon:
-            continue
-        n0, c0 = canon[v.task_id]
-        if v.passed / v.n <= c0 / n0:
-            continue
-        p = fisher_greater_pvalue(v.n, v.passed, n0, c0)
-        if p < DRIFT_P:
-            rows.append(DriftRow(v.variant_id, v.task_id, v.kind, v.n, v.passed, n0, c0, p))
+    tested = [v for v in data.variants if v.kind != CANONICAL and v.task_id in canon]
+    p_values = [fisher_greater_pvalue(v.n, v.passed, *canon[v.task_id]) for v in tested]
+    rows = [
+        DriftRow(v.variant_id, v.task_id, v.kind, v.n, v.passed, *canon[v.task_id], p)
+        for v, p, flagged in zip(tested, p_values, benjamini_hochberg(p_values, DRIFT_Q), strict=True)
+        if flagged and v.passed / v.n > canon[v.task_id][1] / canon[v.task_id][0]
+    ]
     return sorted(rows, key=lambda r: (r.p_value, r.variant_id))
+
+
+def power_text(d: Delta, k: int, tolerance: float | None = None) -> str:
+    """``6 matched tasks, n=5 per prompt: 80% power to detect a drop of 0.412 in mean, 0.530 in
+    pass^2`` (with the tolerance when given; ``none`` when no drop, even to 0, reaches 80%
+    power): what the interval could have seen."""
+    tol = "" if tolerance is None else f", tolerance {f3(tolerance)}"
+    drops = [("mean", d.mde_mean)] + ([(f"pass^{k}", d.mde_pass_hat)] if d.pass_hat else [])
+    seen = ", ".join(f"{f3(v)} in {what}" if v is not None else f"none in {what}" for what, v in drops)
+    return (
+        f"{d.n_tasks} matched tasks, n={d.n_per_prompt} per prompt{tol}: 80% power to detect a drop of {seen}"
+    )
+
+
+def _power_notes(a: Analysis) -> list[str]:
+    """One line per class with a delta: the smallest drop its interval excludes 0 for with 80%
+    power (:func:`perturb.report.intervals.min_detectable_drop`)."""
+    return [f"power: {c.kind} vs canonical: {power_text(c.delta, a.k)}" for c in a.classes if c.delta]
 
 
 def _warnings(a: Analysis) -> list[str]:
@@ -598,6 +680,11 @@ def _warnings(a: Analysis) -> list[str]:
     for c in a.classes:
         if c.kind != CANONICAL and c.delta is None:
             out.append(f"{c.kind}: no task has both canonical and {c.kind} trials; no delta")
+        elif c.delta is not None and not c.delta.mean.reliable:
+            out.append(
+                f"{c.kind}: only {c.delta.n_tasks} matched task{'s' if c.delta.n_tasks > 1 else ''} "
+                f"(fewer than {MIN_TASKS}): its interval (marked †) is unreliable; run more tasks of it"
+            )
     if a.drift:
         many = len(a.drift) > 1
         out.append(

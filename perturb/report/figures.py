@@ -43,11 +43,13 @@ def task_label(prompt_labels: Iterable[Label]) -> Label:
 
 @dataclass
 class Interval:
-    """A point estimate with its bootstrap interval."""
+    """A point estimate with its two-stage bootstrap interval (:mod:`perturb.report.intervals`)."""
 
     point: float
     low: float
     high: float
+    reliable: bool = True
+    """False below :data:`perturb.report.intervals.MIN_TASKS` matched tasks: shown as unreliable."""
 
 
 @dataclass
@@ -57,6 +59,13 @@ class Delta:
     n_tasks: int
     mean: Interval
     pass_hat: dict[int, Interval]
+    mde_mean: float | None = None
+    """Smallest true drop of mean the interval excludes 0 for with 80% power (None: none does;
+    :func:`perturb.report.intervals.min_detectable_drop`)."""
+    mde_pass_hat: float | None = None
+    """The same for pass^k at the primary k."""
+    n_per_prompt: int = 0
+    """Smallest n per prompt of the two arms (what the power is stated at)."""
 
 
 @dataclass

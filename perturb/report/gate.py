@@ -28,8 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import numpy as np
-
 from perturb._version import __version__
 from perturb.errors import GateFailed, InputError, UsageError
 from perturb.generate.perturbations import variant_kinds
@@ -39,16 +37,21 @@ from perturb.report.aggregate import (
     Label,
     TaskTable,
     class_order,
+    delta_of,
     fault_variants,
     matched,
     per_task,
+    power_text,
     prompt_label,
     resolve_ks,
     task_label,
     wmean,
 )
-from perturb.report.metrics import paired_bootstrap, stream_seed
+from perturb.report.figures import Delta, Interval
+from perturb.report.intervals import MIN_TASKS, min_detectable_drop
+from perturb.report.metrics import stream_seed
 from perturb.report.results import RunData, Variant, read_run
+from perturb.report.rounding import f3, signed
 
 RequireMetric = Literal["pass^k", "pass@k"]
 EPS = 1e-9
@@ -71,10 +74,16 @@ class GateOptions:
     """``pass^k`` or ``pass@k``: the figure ``require`` applies to."""
     k: int | None = None
     """k of pass^k (None: the baseline's)."""
-    noise_aware: bool = False
-    """Fail only when the whole paired bootstrap interval of a change lies below -tolerance."""
+    strict: bool = False
+    """The strict gate: fail on any observed drop beyond ``tolerance`` and on every label change
+    (newly flaky, brittle or failing), noise or not. Default (False): the sound gate, which
+    fails only when the whole two-stage bootstrap interval of a change lies below
+    ``-tolerance`` on at least :data:`~perturb.report.intervals.MIN_TASKS` matched tasks."""
+    gate_labels: bool = False
+    """Also fail on label changes (newly flaky, brittle or failing tasks); always on with
+    ``strict``. Otherwise they are reported as notes."""
     bootstrap: int = 2000
-    """Bootstrap resamples B of the noise-aware intervals."""
+    """Bootstrap resamples B of the intervals."""
     seed: int = 0
     """Seed of the bootstrap."""
 
@@ -123,6 +132,33 @@ def _by_kind(variants: list[Variant]) -> dict[str, list[Variant]]:
     return out
 
 
+def _figures(members: list[Variant], k: int) -> ClassFigures:
+    """A class's (or a λ's) baseline figures: mean and pass^k per task first, then weighted."""
+    table = per_task(members, [k], k)
+    return ClassFigures(
+        n_tasks=len(table.ids),
+        n_trials=sum(v.n for v in members),
+        mean=round(wmean(table.mean, table.weights), 6),
+        pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
+    )
+
+
+def _baseline_row(v: Variant, lam: float | None = None) -> BaselineVariant:
+    """One prompt's counts as the baseline stores them (``lam`` for a fault-injection rate)."""
+    extra = {"level": v.level} if lam is None else {"lam": lam}
+    return BaselineVariant(
+        variant_id=v.variant_id,
+        task_id=v.task_id,
+        perturbation=v.kind,
+        weight=v.weight,
+        n=v.n,
+        passed=v.passed,
+        wrong=v.wrong,
+        errored=v.errored,
+        **extra,
+    )
+
+
 def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
     """The baseline figures of a run at ``k`` (default: the report's primary k)."""
     data = read_run(run_dir)
@@ -131,44 +167,16 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
             str(data.path / "trials.jsonl"), "no trials (expected a finished run to take a baseline from)"
         )
     k = max(resolve_ks(data, None if k is None else [k]))
-    classes = {}
     by_kind = _by_kind(data.variants)
-    for kind in class_order(set(by_kind)):
-        members = by_kind[kind]
-        table = per_task(members, [k], k)
-        classes[kind] = ClassFigures(
-            n_tasks=len(table.ids),
-            n_trials=sum(v.n for v in members),
-            mean=round(wmean(table.mean, table.weights), 6),
-            pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
-        )
+    classes = {kind: _figures(by_kind[kind], k) for kind in class_order(set(by_kind))}
     labels = dict(sorted(_task_labels(data.variants).items()))
     faults: dict[str, ClassFigures] = {}
     fault_rows: list[BaselineVariant] = []
     for lam, members in _by_lam(data).items():
         if k > min(v.n for v in members):
             continue  # an interrupted λ: too few trials for pass^k at this k
-        table = per_task(members, [k], k)
-        faults[f"{lam:g}"] = ClassFigures(
-            n_tasks=len(table.ids),
-            n_trials=sum(v.n for v in members),
-            mean=round(wmean(table.mean, table.weights), 6),
-            pass_hat_k=round(wmean(table.pass_hat[k], table.weights), 6),
-        )
-        fault_rows += [
-            BaselineVariant(
-                variant_id=v.variant_id,
-                task_id=v.task_id,
-                perturbation=v.kind,
-                weight=v.weight,
-                n=v.n,
-                passed=v.passed,
-                wrong=v.wrong,
-                errored=v.errored,
-                lam=lam,
-            )
-            for v in sorted(members, key=lambda v: v.variant_id)
-        ]
+        faults[f"{lam:g}"] = _figures(members, k)
+        fault_rows += [_baseline_row(v, lam=lam) for v in sorted(members, key=lambda v: v.variant_id)]
     return Baseline(
         perturb_version=__version__,
         suite=data.manifest.suite,
@@ -177,20 +185,7 @@ def make_baseline(run_dir: str | Path, k: int | None = None) -> Baseline:
         trials=data.manifest.trials,
         classes=classes,
         task_labels=labels,
-        variants=[
-            BaselineVariant(
-                variant_id=v.variant_id,
-                task_id=v.task_id,
-                perturbation=v.kind,
-                level=v.level,
-                weight=v.weight,
-                n=v.n,
-                passed=v.passed,
-                wrong=v.wrong,
-                errored=v.errored,
-            )
-            for v in sorted(data.variants, key=lambda v: v.variant_id)
-        ],
+        variants=[_baseline_row(v) for v in sorted(data.variants, key=lambda v: v.variant_id)],
         faults=faults,
         fault_variants=fault_rows,
     )
@@ -209,11 +204,9 @@ def _gate_faults(
     data: RunData,
     baseline: Baseline,
     k: int,
-    tol: float,
-    noise_aware: bool,
-    b: int,
-    seed: int,
+    options: GateOptions,
     lines: list[str],
+    power: list[tuple[float, str]],
 ) -> int:
     """Each λ > 0 of the baseline compared like a class (same tolerance and noise rules)."""
     current = _by_lam(data)
@@ -244,11 +237,11 @@ def _gate_faults(
         if k > min(v.n for v in members):
             lines.append(f"note: {label}: fewer than k={k} trials per prompt in this run (not compared)")
             continue
-        table = per_task(members, [k], k)
         if lam in base_rows and base_rows[lam]:
-            found += _compare_matched(label, table, base_rows[lam], k, tol, noise_aware, b, seed, lines)
+            found += _compare_matched(label, members, base_rows[lam], k, options, lines, power)
         else:
-            found += _compare_figures(label, table, baseline.faults[key], k, tol, lines)
+            table = per_task(members, [k], k)
+            found += _compare_figures(label, table, baseline.faults[key], k, options.tolerance, lines)
     known = {float(key) for key in baseline.faults}
     for lam in sorted(set(current) - known):
         lines.append(f"note: faults lam={lam:g} is new in this run (no baseline figures)")
@@ -311,20 +304,11 @@ def _inconsistency(baseline: Baseline) -> tuple[str, str] | None:
     return None
 
 
-def _fmt(v: float) -> str:
-    return f"{v:.3f}"
-
-
-def _signed(v: float) -> str:
-    text = f"{v:+.3f}"
-    return "+0.000" if text == "-0.000" else text
-
-
 def check_gate(options: GateOptions) -> GateResult:
     """Compare a run with a baseline (see the module docstring); never raises for a failure."""
     run_dir, baseline_path, tolerance = options.run_dir, options.baseline, options.tolerance
     require, require_metric, k = options.require, options.require_metric, options.k
-    noise_aware, bootstrap, seed = options.noise_aware, options.bootstrap, options.seed
+    bootstrap, strict = options.bootstrap, options.strict
     if not 0 <= tolerance <= 1:
         raise UsageError(f"--tolerance {tolerance} must be between 0 and 1 (e.g. 0.05)")
     if require is not None and not 0 <= require <= 1:
@@ -360,12 +344,14 @@ def check_gate(options: GateOptions) -> GateResult:
                 "per-prompt counts to recompute it; use --k "
                 f"{baseline.k} or refresh it with `perturb baseline`"
             )
-        if noise_aware:
+        if not strict:
             raise UsageError(
-                f"{baseline_path}: --noise-aware needs the baseline's per-prompt counts "
-                "(`variants`); refresh it with `perturb baseline RUN_DIR -o PATH`"
+                f"{baseline_path}: the gate's intervals need the baseline's per-prompt counts "
+                "(`variants`); refresh it with `perturb baseline RUN_DIR -o PATH`, or compare "
+                "the class figures with --strict"
             )
     lines: list[str] = []
+    power: list[tuple[float, str]] = []
     regressions = 0
     cur_kinds = _by_kind(data.variants)
     base_kinds = _by_kind(base_variants)
@@ -373,18 +359,18 @@ def check_gate(options: GateOptions) -> GateResult:
         if kind not in cur_kinds:
             lines.append(f"note: class {kind} is in the baseline but not in this run (not compared)")
             continue
-        cur_table = per_task(cur_kinds[kind], [k], k)
         if base_variants:
             found = _compare_matched(
-                kind, cur_table, base_kinds.get(kind, []), k, tolerance, noise_aware, bootstrap, seed, lines
+                kind, cur_kinds[kind], base_kinds.get(kind, []), k, options, lines, power
             )
         else:
+            cur_table = per_task(cur_kinds[kind], [k], k)
             found = _compare_figures(kind, cur_table, baseline.classes[kind], k, tolerance, lines)
         regressions += found
     for kind in class_order(set(cur_kinds) - set(baseline.classes)):
         lines.append(f"note: class {kind} is new in this run (no baseline figures)")
-    regressions += _gate_faults(data, baseline, k, tolerance, noise_aware, bootstrap, seed, lines)
-    flaky_n, brittle_n, failing_n = _labels(data, baseline, noise_aware, lines)
+    regressions += _gate_faults(data, baseline, k, options, lines, power)
+    flaky_n, brittle_n, failing_n = _labels(data, baseline, strict or options.gate_labels, lines)
     below = _require(data, k, require, metric, lines) if require is not None else 0
     parts = []
     for count, what in (
@@ -397,11 +383,16 @@ def check_gate(options: GateOptions) -> GateResult:
             parts.append(f"{count} {what}{'s' if count > 1 else ''}")
     if below:
         parts.append(f"{below} task{'s' if below > 1 else ''} below --require {require:.3f}")
+    mode = "strict" if strict else "sound" + (", labels gated" if options.gate_labels else "")
     where = (
         f"run {data.manifest.run_id} against baseline {baseline_path} "
-        f"(run {baseline.run_id}), k={k}, tolerance {_fmt(tolerance)}"
-        + (", noise-aware" if noise_aware else "")
+        f"(run {baseline.run_id}), k={k}, tolerance {f3(tolerance)}, {mode}"
     )
+    if power:
+        drop, what = min(power)
+        where += f"; smallest drop detected with 80% power: {f3(drop)} in {what}"
+    elif base_variants:
+        where += "; no drop is detected with 80% power at this n and task count"
     if parts:
         return GateResult(False, lines, f"gate failed: {', '.join(parts)}; {where}")
     return GateResult(True, lines, f"gate passed: {where}")
@@ -415,55 +406,95 @@ def _line(
     cur: float,
     tol: float,
     scope: str,
-    interval: tuple[float, float] | None = None,
+    interval: Interval | None = None,
 ) -> str:
-    ci = "" if interval is None else (f", 95% interval [{_signed(interval[0])}, {_signed(interval[1])}]")
+    ci = "" if interval is None else f", 95% interval [{signed(interval.low)}, {signed(interval.high)}]"
     return (
-        f"{status}: {kind} {metric}: baseline {_fmt(base)}, current {_fmt(cur)}, change "
-        f"{_signed(cur - base)}{ci}, tolerance {_fmt(tol)} ({scope})"
+        f"{status}: {kind} {metric}: baseline {f3(base)}, current {f3(cur)}, change "
+        f"{signed(cur - base)}{ci}, tolerance {f3(tol)} ({scope})"
     )
 
 
 def _compare_matched(
     kind: str,
-    cur: TaskTable,
+    current: list[Variant],
     base_members: list[Variant],
     k: int,
-    tol: float,
-    noise_aware: bool,
-    b: int,
-    seed: int,
+    options: GateOptions,
     lines: list[str],
+    power: list[tuple[float, str]],
 ) -> int:
+    """A class (or λ) against the baseline's per-prompt counts on matched tasks: one line per
+    figure, then its power line; returns the regressions found."""
     if not base_members:
         lines.append(f"note: class {kind}: the baseline has no per-prompt counts for it")
         return 0
-    base = per_task(base_members, [k], k)
-    mine, theirs = matched(cur, base)
-    if mine.size == 0:
+    tol = options.tolerance
+    delta = delta_of(
+        current,
+        base_members,
+        [k],
+        b=options.bootstrap,
+        seed=stream_seed(options.seed, "gate", kind),
+        level=0.95,
+        tolerance=tol,
+    )
+    if delta is None:
         lines.append(f"note: class {kind}: no task in both the run and the baseline (not compared)")
         return 0
+    scope = f"{delta.n_tasks} matched tasks"
+    cur, base = per_task(current, [k], k), per_task(base_members, [k], k)
+    mine, theirs = matched(cur, base)
     w = cur.weights[mine]
-    cur_rows = np.vstack([cur.mean[mine], cur.pass_hat[k][mine]])
-    base_rows = np.vstack([base.mean[theirs], base.pass_hat[k][theirs]])
-    boot = None
-    if noise_aware:
-        boot = paired_bootstrap(cur_rows, base_rows, w, b=b, seed=stream_seed(seed, "gate", kind))
     found = 0
-    for i, metric in enumerate(("mean", f"pass^{k}")):
-        c_val, b_val = wmean(cur_rows[i], w), wmean(base_rows[i], w)
-        change = c_val - b_val
-        ci = None
-        if boot is not None:
-            ci = (float(boot.low[i]), float(boot.high[i]))
-            bad = ci[1] < -tol - EPS
-            status = "regression" if bad else "within noise" if change < -tol - EPS else "ok"
-        else:
-            bad = change < -tol - EPS
+    for metric, iv, mde, c_val, b_val in (
+        ("mean", delta.mean, delta.mde_mean, wmean(cur.mean[mine], w), wmean(base.mean[theirs], w)),
+        (
+            f"pass^{k}",
+            delta.pass_hat[k],
+            delta.mde_pass_hat,
+            wmean(cur.pass_hat[k][mine], w),
+            wmean(base.pass_hat[k][theirs], w),
+        ),
+    ):
+        below = iv.point < -tol - EPS
+        if options.strict:
+            bad = below
             status = "regression" if bad else "ok"
+        elif not iv.reliable:
+            bad = False
+            status = "unreliable" if below else "ok"
+        else:
+            bad = iv.high < -tol - EPS
+            status = "regression" if bad else "within noise" if below else "ok"
         found += bad
-        lines.append(_line(status, kind, metric, b_val, c_val, tol, f"{mine.size} matched tasks", ci))
+        if options.strict:
+            mde = _strict_mde(delta, k if metric != "mean" else 1, current, base_members, tol)
+        if mde is not None:
+            power.append((mde, f"{kind} {metric}"))
+        lines.append(_line(status, kind, metric, b_val, c_val, tol, scope, None if options.strict else iv))
+    if not delta.mean.reliable and not options.strict:
+        lines.append(
+            f"note: {kind}: only {delta.n_tasks} matched task{'s' if delta.n_tasks > 1 else ''} "
+            f"(fewer than {MIN_TASKS}): its interval is unreliable and the gate does not fail on it"
+        )
+    if options.strict:
+        lines.append(
+            f"power: {kind}: {delta.n_tasks} matched tasks, n={delta.n_per_prompt} per prompt, "
+            f"tolerance {f3(tol)}: strict mode (observed change below -tolerance fails)"
+        )
+    else:
+        lines.append(f"power: {kind}: {power_text(delta, k, tol)}")
     return found
+
+
+def _strict_mde(
+    delta: Delta, k: int, current: list[Variant], base_members: list[Variant], tol: float
+) -> float | None:
+    """The strict gate's smallest drop detected with 80% power (point change below -tolerance)."""
+    base_n = sum(v.n for v in base_members)
+    rate = sum(v.passed for v in base_members) / base_n
+    return min_detectable_drop(delta.n_per_prompt, delta.n_tasks, tol, k=k, rate=rate, strict=True)
 
 
 def _compare_figures(
@@ -506,10 +537,11 @@ def _baseline_labels(baseline: Baseline) -> dict[str, str]:
     return labels
 
 
-def _labels(data: RunData, baseline: Baseline, noise_aware: bool, lines: list[str]) -> tuple[int, int, int]:
-    """Label changes against the baseline: (newly flaky, newly brittle, newly failing)."""
+def _labels(data: RunData, baseline: Baseline, gated: bool, lines: list[str]) -> tuple[int, int, int]:
+    """Label changes against the baseline: (newly flaky, newly brittle, newly failing); notes
+    (and zero counts) unless ``gated``."""
     flaky = brittle = failing = 0
-    prefix = "note: " if noise_aware else ""
+    prefix = "" if gated else "note: "
     base = _baseline_labels(baseline)
     base_failing = {b.variant_id for b in baseline.variants if b.passed == 0}
     now_labels = _task_labels(data.variants)
@@ -534,7 +566,7 @@ def _labels(data: RunData, baseline: Baseline, noise_aware: bool, lines: list[st
         elif before in ("stable-pass", "flaky", "brittle") and now == "stable-fail":
             failing += 1
             lines.append(f"{prefix}newly failing: {key}: baseline {before}, now {_counts_text(n, c, w, e)}")
-    if noise_aware:
+    if not gated:
         return 0, 0, 0
     return flaky, brittle, failing
 
@@ -553,7 +585,7 @@ def _require(data: RunData, k: int, require: float, metric: str, lines: list[str
                 n, c, w, e = counts[f"{task_id}/{kind}"]
                 name = f"pass^{k}" if metric == "pass^k" else f"pass@{k}"
                 lines.append(
-                    f"below --require {_fmt(require)}: {task_id}/{kind} {name} {_fmt(value)} "
+                    f"below --require {f3(require)}: {task_id}/{kind} {name} {f3(value)} "
                     f"(n={n}: {c} passed, {w} wrong, {e} errored)"
                 )
     return below

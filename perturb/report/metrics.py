@@ -1,4 +1,4 @@
-"""Estimators and the paired task-level bootstrap (pure functions, numpy).
+"""Estimators and the drift test (pure functions, numpy); intervals are in :mod:`perturb.report.intervals`.
 
 For one prompt run ``n`` times with ``c`` successes and ``1 <= k <= n``:
 
@@ -34,6 +34,7 @@ from numpy.typing import ArrayLike, NDArray
 
 __all__ = [
     "BootstrapResult",
+    "benjamini_hochberg",
     "fisher_greater_pvalue",
     "mean_success",
     "pass_at_k",
@@ -41,7 +42,6 @@ __all__ = [
     "pass_hat_k",
     "pass_hat_k_array",
     "pass_hat_k_curve",
-    "paired_bootstrap",
     "stream_seed",
     "weighted_mean",
 ]
@@ -281,55 +281,6 @@ def stream_seed(seed: int, *labels: str) -> list[int]:
     return [int(seed), *(zlib.crc32(label.encode("utf-8")) for label in labels)]
 
 
-def paired_bootstrap(
-    current: ArrayLike,
-    reference: ArrayLike,
-    weights: ArrayLike | None = None,
-    *,
-    b: int = 2000,
-    seed: int | Sequence[int] = 0,
-    level: float = 0.95,
-) -> BootstrapResult:
-    """Paired task-level bootstrap of the weighted mean difference ``current - reference``.
-
-    ``current`` and ``reference`` are ``(tasks,)`` or ``(statistics, tasks)`` arrays of per-task
-    figures (each task's figure computed from its whole set of trials). Each resample draws
-    tasks with replacement and carries both arms of a drawn task together, so the pairing is
-    kept (a task-level paired bootstrap). All statistics share the same resamples. The
-    interval is the percentile interval at ``level``. Seeded with
-    ``numpy.random.default_rng(seed)``; vectorised as a resample-count matrix times the
-    per-task differences, in chunks to bound memory.
-    """
-    cur = np.atleast_2d(np.asarray(current, dtype=np.float64))
-    ref = np.atleast_2d(np.asarray(reference, dtype=np.float64))
-    if cur.shape != ref.shape:
-        raise ValueError(f"current shape {cur.shape} does not match reference shape {ref.shape}")
-    m = cur.shape[1]
-    if m == 0:
-        raise ValueError("paired_bootstrap needs at least one task")
-    if b < 1:
-        raise ValueError(f"the number of bootstrap resamples must be >= 1, got {b}")
-    if not 0 < level < 1:
-        raise ValueError(f"level must be between 0 and 1, got {level}")
-    w = np.ones(m) if weights is None else np.asarray(weights, dtype=np.float64)
-    if w.shape != (m,) or np.any(w <= 0) or not np.all(np.isfinite(w)):
-        raise ValueError("weights must be one finite positive number per task")
-    diff_w = (cur - ref) * w  # (s, m)
-    point = diff_w.sum(axis=1) / w.sum()
-    rng = np.random.default_rng(seed)
-    stats = np.empty((b, cur.shape[0]), dtype=np.float64)
-    chunk = max(1, min(b, 2_000_000 // m))
-    for start in range(0, b, chunk):
-        rows = min(chunk, b - start)
-        idx = rng.integers(0, m, size=(rows, m))
-        flat = (idx + (np.arange(rows) * m)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=rows * m).reshape(rows, m).astype(np.float64)
-        stats[start : start + rows] = (counts @ diff_w.T) / (counts @ w)[:, None]
-    tail = (1 - level) / 2
-    low, high = np.quantile(stats, [tail, 1 - tail], axis=0)
-    return BootstrapResult(point=point, low=low, high=high, n_tasks=m, b=b, level=level)
-
-
 # --------------------------------------------------------------------------- drift test
 
 
@@ -354,3 +305,22 @@ def fisher_greater_pvalue(n1: int, c1: int, n0: int, c0: int) -> float:
         return 0.0
     top = max(terms)
     return min(1.0, math.exp(top) * sum(math.exp(t - top) for t in terms))
+
+
+def benjamini_hochberg(p_values: Sequence[float], q: float = 0.05) -> list[bool]:
+    """Which of ``m`` tests are discoveries at false discovery rate ``q``.
+
+    Benjamini & Hochberg 1995, "Controlling the False Discovery Rate" (JRSS B 57:289-300): sort
+    the p-values, find the largest rank ``i`` with ``p_(i) <= i * q / m``, and reject every test
+    whose p-value is at most ``p_(i)``. Under no effect at all (every null true) the chance of
+    any discovery is at most ``q``. An empty list gives an empty list.
+    """
+    if not 0 < q < 1:
+        raise ValueError(f"q must be between 0 and 1, got {q}")
+    m = len(p_values)
+    ranked = sorted(p_values)
+    cut = -1.0
+    for i, p in enumerate(ranked, start=1):
+        if p <= i * q / m:
+            cut = p
+    return [p <= cut for p in p_values]

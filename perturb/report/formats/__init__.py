@@ -11,6 +11,7 @@ from __future__ import annotations
 from perturb.plugins import Registry
 from perturb.report.aggregate import Analysis, ClassSummary, Interval
 from perturb.report.formats.spec import FormatSpec
+from perturb.report.rounding import f3, signed
 
 FORMATS: Registry[FormatSpec] = Registry(
     "report format",
@@ -34,8 +35,13 @@ DEFINITIONS: dict[str, str] = {
     "tasks averaged with their declared weights (default equal)",
     "delta": "class minus canonical: weighted mean over matched tasks (tasks with at least one "
     "variant of the class and a canonical prompt) of the per-task difference",
-    "interval": "percentile interval of a paired task-level bootstrap: tasks resampled with "
-    "replacement, each carrying its whole trial counts in both arms; B resamples, seeded",
+    "interval": "percentile interval of a paired two-stage bootstrap: tasks resampled with "
+    "replacement (both arms together), then each prompt's success rate drawn from its Jeffreys "
+    "posterior Beta(c + 1/2, n - c + 1/2) and its mean p and pass^k p^k computed; B resamples, "
+    "seeded; widened to contain the point estimate. Unreliable (and not gated on) below 3 "
+    "matched tasks",
+    "min_detectable_drop": "the smallest true drop detected with 80% power at the run's n, "
+    "matched tasks and tolerance (normal approximation of the interval; docs/metrics.md)",
     "label": "per prompt (task, variant) over its n trials: stable-pass (c = n), flaky "
     "(0 < c < n), stable-fail (c = 0); per task within a class, from its prompts: flaky if any "
     "prompt is flaky, stable-pass if every prompt passed every trial, stable-fail if every "
@@ -50,32 +56,21 @@ DEFINITIONS: dict[str, str] = {
     "(HELM's worst case)",
     "consistently_wrong": "at least two wrong trials and all of them gave the same output "
     "(repeatability is not correctness)",
-    "meaning_drift": "a variant that succeeds more often than its canonical prompt with a "
-    "one-sided Fisher exact p < 0.05: re-review it",
+    "meaning_drift": "a variant that succeeds more often than its canonical prompt by a "
+    "one-sided Fisher exact test that survives Benjamini-Hochberg at q = 0.05 over all the "
+    "run's variants: re-review it",
     "curve": "pass^k for k = 1..K, K = min(smallest n of the class, max(8, largest k))",
 }
 
 KIND_LABEL = {"self_correction": "self-correction"}
 
 
-def f3(value: float | None) -> str:
-    """``0.550``; ``-`` for no value."""
-    return "-" if value is None else f"{value:.3f}"
-
-
-def signed(value: float | None) -> str:
-    """``+0.012`` / ``-0.050``; ``-`` for no value."""
-    if value is None:
-        return "-"
-    text = f"{value:+.3f}"
-    return "+0.000" if text == "-0.000" else text
-
-
 def interval(iv: Interval | None) -> str:
-    """``+0.012 [-0.050, +0.071]``."""
+    """``+0.012 [-0.050, +0.071]``; ``†`` after an unreliable one (too few matched tasks)."""
     if iv is None:
         return "-"
-    return f"{signed(iv.point)} [{signed(iv.low)}, {signed(iv.high)}]"
+    text = f"{signed(iv.point)} [{signed(iv.low)}, {signed(iv.high)}]"
+    return text if iv.reliable else f"{text}†"
 
 
 def percent(value: float) -> str:
@@ -148,7 +143,7 @@ def faults_line(a: Analysis) -> str | None:
 
 
 FAULT_NOTE = (
-    "λ = fault-injection rate; Δ = λ minus λ=0 on matched tasks (paired task-level bootstrap); "
+    "λ = fault-injection rate; Δ = λ minus λ=0 on matched tasks (paired two-stage bootstrap); "
     "faulted = calls answered by an injected fault; early = calls to a rate-limited tool before "
     "its Retry-After elapsed; give-ups = trials whose last call to some tool got an injected "
     "error; dups = duplicated side effects (a side-effecting call that landed twice); per fault "

@@ -277,7 +277,7 @@ def _sections(a: Analysis) -> list[str]:
         "<h2>Scorecard</h2>",
         _html(tables.scorecard(a)),
         f'<p class="note">Δ = class minus canonical on matched tasks; '
-        f"{int(round(a.level * 100))}% paired task-level bootstrap interval "
+        f"{int(round(a.level * 100))}% paired two-stage bootstrap interval (tasks, then trials) "
         f"(B={a.bootstrap}, seed {a.seed}). flaky: a task with a prompt that passed sometimes "
         "and failed sometimes; brittle: every prompt of the task behaved the same every time, "
         "but some always failed (the perturbation breaks it deterministically).</p>",

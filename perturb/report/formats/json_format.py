@@ -1,7 +1,9 @@
 """The JSON report: a versioned schema (``perturb.report/v1``) naming its metric definitions.
 
-Floats are rounded to 6 decimals; k-indexed figures are objects keyed by k as a string
-(``{"1": 0.55, "2": 0.425}``). The layout is documented in docs/reports.md.
+Metric figures (mean, pass@k, pass^k, changes and their interval bounds) are rounded like every
+other format (:mod:`perturb.report.rounding`: 3 decimals, half to even, so 37/80 is 0.462);
+measurements (latency, cost, tokens, shares, p-values) to 6 decimals; k-indexed figures are
+objects keyed by k as a string (``{"1": 0.55, "2": 0.425}``). The layout is documented in docs/reports.md.
 """
 
 from __future__ import annotations
@@ -16,18 +18,26 @@ from perturb.report.aggregate import Analysis, ClassSummary, Delta, Interval, Ta
 from perturb.report.details import OUTPUT_CHARS
 from perturb.report.formats import DEFINITIONS, SCHEMA, SCHEMA_VERSION, tables
 from perturb.report.formats.spec import FormatSpec
+from perturb.report.rounding import rounded
 
 
 def _r(value: float | None) -> float | None:
+    """Measurements (latency, cost, tokens, shares, p-values): 6 decimals."""
     return None if value is None else round(float(value), 6)
 
 
+def _fig(value: float | None) -> float | None:
+    """A metric figure (mean, pass@k, pass^k, a change or interval bound): the one rounding rule
+    of every format (:func:`perturb.report.rounding.rounded`, 3 decimals, half to even)."""
+    return None if value is None else rounded(value)
+
+
 def _kmap(values: dict[int, float]) -> dict[str, float | None]:
-    return {str(k): _r(v) for k, v in sorted(values.items())}
+    return {str(k): _fig(v) for k, v in sorted(values.items())}
 
 
 def _iv(iv: Interval) -> dict[str, float | None]:
-    return {"point": _r(iv.point), "low": _r(iv.low), "high": _r(iv.high)}
+    return {"point": _fig(iv.point), "low": _fig(iv.low), "high": _fig(iv.high)}
 
 
 def _delta(d: Delta | None) -> dict[str, Any] | None:
@@ -35,8 +45,10 @@ def _delta(d: Delta | None) -> dict[str, Any] | None:
         return None
     return {
         "matched_tasks": d.n_tasks,
+        "reliable": d.mean.reliable,
         "mean": _iv(d.mean),
         "pass^k": {str(k): _iv(iv) for k, iv in sorted(d.pass_hat.items())},
+        "min_detectable_drop": {"mean": _fig(d.mde_mean), "pass^k": _fig(d.mde_pass_hat), "power": 0.8},
     }
 
 
@@ -48,10 +60,10 @@ def _class(c: ClassSummary) -> dict[str, Any]:
         "trials": c.n_trials,
         "n_min": c.n_min,
         "n_max": c.n_max,
-        "mean": _r(c.mean),
+        "mean": _fig(c.mean),
         "pass@k": _kmap(c.pass_at),
         "pass^k": _kmap(c.pass_hat),
-        "pass^k_curve": [{"k": k, "value": _r(v)} for k, v in c.curve],
+        "pass^k_curve": [{"k": k, "value": _fig(v)} for k, v in c.curve],
         "delta_vs_canonical": _delta(c.delta),
         "labels": {
             "stable-pass": c.stable_pass,
@@ -64,10 +76,10 @@ def _class(c: ClassSummary) -> dict[str, Any]:
         "errored_share": _r(c.errored_share),
         "excluding_errored": {
             "tasks": c.excl_errored_tasks,
-            "mean": _r(c.excl_errored_mean),
-            "pass^k": _r(c.excl_errored_pass_hat),
+            "mean": _fig(c.excl_errored_mean),
+            "pass^k": _fig(c.excl_errored_pass_hat),
         },
-        "worst_variant": {"mean": _r(c.worst_variant_mean), "pass^k": _r(c.worst_variant_pass_hat)},
+        "worst_variant": {"mean": _fig(c.worst_variant_mean), "pass^k": _fig(c.worst_variant_pass_hat)},
         "latency_s": {"p50": _r(c.latency_p50), "p95": _r(c.latency_p95)},
         "cost": {
             "trials_with_cost": c.cost_trials,
@@ -82,9 +94,9 @@ def _class(c: ClassSummary) -> dict[str, Any]:
                 "prompts": lv.n_variants,
                 "trials": lv.n_trials,
                 "epsilon": _r(lv.epsilon),
-                "mean": _r(lv.mean),
-                "pass^k": _r(lv.pass_hat),
-                "delta_mean_vs_canonical": _r(lv.delta_mean),
+                "mean": _fig(lv.mean),
+                "pass^k": _fig(lv.pass_hat),
+                "delta_mean_vs_canonical": _fig(lv.delta_mean),
             }
             for lv in c.levels
         ],
@@ -101,13 +113,13 @@ def _task(t: TaskRow) -> dict[str, Any]:
         "passed": t.passed,
         "wrong": t.wrong,
         "errored": t.errored,
-        "mean": _r(t.mean),
+        "mean": _fig(t.mean),
         "pass@k": _kmap(t.pass_at),
         "pass^k": _kmap(t.pass_hat),
         "all_passed": t.all_passed,
         "label": t.label,
         "always_failing": t.always_failing,
-        "worst_variant_mean": _r(t.worst_variant_mean),
+        "worst_variant_mean": _fig(t.worst_variant_mean),
         "consistently_wrong": t.consistently_wrong,
         "wrong_output": t.wrong_output,
     }
@@ -292,7 +304,7 @@ def _faults(a: Analysis) -> dict[str, Any] | None:
                 "n_trials": r.n_trials,
                 "n_min": r.n_min,
                 "n_max": r.n_max,
-                "mean": _r(r.mean),
+                "mean": _fig(r.mean),
                 "pass_hat_k": _kmap(r.pass_hat),
                 "delta": _delta(r.delta),
                 "errored": r.errored,
@@ -310,9 +322,9 @@ def _faults(a: Analysis) -> dict[str, Any] | None:
                 "n_tasks": r.n_tasks,
                 "n_met": r.n_met,
                 "n_no_fault": r.n_clean,
-                "success_met": _r(r.met_mean),
-                "success_no_fault": _r(r.clean_mean),
-                "delta": _r(r.delta),
+                "success_met": _fig(r.met_mean),
+                "success_no_fault": _fig(r.clean_mean),
+                "delta": _fig(r.delta),
             }
             for r in f.by_class
         ],

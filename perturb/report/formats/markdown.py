@@ -114,7 +114,7 @@ def render_markdown(a: Analysis) -> str:
     out += [
         "",
         f"Δ = class minus canonical on matched tasks, {int(round(a.level * 100))}% paired "
-        f"task-level bootstrap interval (B={a.bootstrap}, seed {a.seed}); ▼ = the whole "
+        f"two-stage bootstrap interval (tasks, then trials; B={a.bootstrap}, seed {a.seed}); ▼ = the whole "
         "interval is below 0, ▲ = above. flaky = a task with a prompt that passed sometimes "
         "and failed sometimes; brittle = every prompt of the task behaved the same every time, "
         "but some always failed (the perturbation breaks it deterministically).",

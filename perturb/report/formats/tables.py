@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from perturb.report.aggregate import Analysis, Interval, TaskRow
 from perturb.report.details import PromptDetail
-from perturb.report.formats import f3, lam_text, n_range, percent, seconds, signed, usd
+from perturb.report.formats import f3, interval, lam_text, n_range, percent, seconds, signed, usd
 
 
 @dataclass(frozen=True)
@@ -34,7 +34,7 @@ class IntervalCell:
     def direction(self) -> str:
         """``down`` when the whole interval is below 0, ``up`` when above, else ``""``."""
         iv = self.interval
-        if iv is None or not self.marked:
+        if iv is None or not self.marked or not iv.reliable:
             return ""
         return "down" if iv.high < 0 else "up" if iv.low > 0 else ""
 
@@ -88,7 +88,7 @@ def cell_text(cell: Cell) -> str:
     """A cell as plain text (not escaped: the caller escapes for its format)."""
     if isinstance(cell, IntervalCell):
         iv = cell.interval
-        return "-" if iv is None else f"{signed(iv.point)} [{signed(iv.low)}, {signed(iv.high)}]"
+        return interval(iv)
     if isinstance(cell, LabelCell):
         return cell.label
     if isinstance(cell, CodeCell):

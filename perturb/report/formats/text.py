@@ -209,7 +209,7 @@ def scorecard(a: Analysis) -> Group:
             parts.append(
                 Text(
                     f"Δ = class minus canonical on matched tasks; {int(round(a.level * 100))}% "
-                    f"paired task-level bootstrap interval, B={a.bootstrap}",
+                    f"paired two-stage bootstrap interval (tasks, then trials), B={a.bootstrap}",
                     style="dim",
                 )
             )
