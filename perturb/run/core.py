@@ -19,7 +19,6 @@ and those are simply run again on resume (a torn line is cut off), never duplica
 from __future__ import annotations
 
 import asyncio
-import os
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,13 +27,13 @@ from typing import Any
 
 from perturb.errors import GraderError, UsageError
 from perturb.freeze.core import assert_verified, load_fixtures
-from perturb.freeze.fixtures import lock_path_for
+from perturb.freeze.fixtures import check_fixtures_path, lock_path_for
 from perturb.generate.perturbations import variant_kinds
 from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
-from perturb.io.llm import OPENAI_URL, resolve_base_url
+from perturb.io.llm import OPENAI_URL, resolve_api_key, resolve_base_url
 from perturb.io.paths import confine
 from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.progress import Progress
@@ -80,6 +79,8 @@ class RunOptions:
     retry_errored: bool = False
     base_url: str | None = None
     api_key_env: str | None = None
+    max_retries: int | None = None
+    """``--max-retries``: retries per request of an ``openai:`` agent (None: its default, 6)."""
     pass_env: tuple[str, ...] = ()
     """``--pass-env NAME``: variables a ``cmd:`` agent gets beyond its allowlist (not recorded:
     the environment does not change the numbers' definition)."""
@@ -210,11 +211,13 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
     from perturb.run.graders.llm_judge import LLMJudge
 
     default = options.judge_model or next((m for m in sorted(m for m in models if m)), None)
-    env_name = options.api_key_env or "OPENAI_API_KEY"
-    key = os.environ.get(env_name)
+    url = resolve_base_url(options.base_url, OPENAI_URL)
+    try:
+        key = resolve_api_key(options.api_key_env, url)
+    except UsageError:
+        key = None
     if not default or not key:
         return None  # check_grader reports what is missing
-    url = resolve_base_url(options.base_url, OPENAI_URL)
     return LLMJudge(model=default, api_key=key, base_url=url, models={m or default for m in models})
 
 
@@ -270,12 +273,15 @@ def _check_task_tools(entries: list[FixtureEntry], suite: ToolSuite | None, fixt
 def run(options: RunOptions) -> RunSummary:
     """Run (or resume) the trials; see the module docstring."""
     fixtures = Path(options.fixtures)
+    check_fixtures_path(fixtures)
     root = fixtures.parent.parent
     if options.out is not None and Path(options.out).exists() and not Path(options.out).is_dir():
         raise UsageError(
             f"--out {options.out}: is a file, not a directory (expected a run directory, new or "
             "written by `perturb run`; choose another --out)"
         )
+    if options.max_retries is not None and options.max_retries < 0:
+        raise UsageError(f"--max-retries must be >= 0, got {options.max_retries}")
     tier, trials, concurrency, timeout, classes, tasks = _resolve(options, root)
     lams, fault_classes = _faults(options, tier)
     lock = assert_verified(fixtures)
@@ -295,7 +301,11 @@ def run(options: RunOptions) -> RunSummary:
         temperature=options.temperature,
         request_timeout=timeout,
         pass_env=tuple(options.pass_env),
+        max_retries=options.max_retries,
     )
+    check_server = getattr(agent, "preflight", None)
+    if callable(check_server):
+        check_server()  # a model server that is not there fails here, before any trial
     judge = _make_judge(entries, options)
     for entry in entries:
         try:
