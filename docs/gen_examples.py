@@ -43,6 +43,7 @@ PAGES = [
     "docs/running.md",
     "docs/reports.md",
     "docs/tutorial.md",
+    "docs/failures.md",
 ]
 
 
