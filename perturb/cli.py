@@ -89,7 +89,8 @@ RootOption = Annotated[
     Path,
     typer.Option(
         "--root",
-        help="Project directory (holds tasks/, review/, fixtures/); relative file arguments are read in it.",
+        help="Project directory (holds tasks/, review/, fixtures/); the relative file argument of "
+        "validate, generate and run is read in it.",
     ),
 ]
 
@@ -127,11 +128,13 @@ def init(
 @cli_errors
 def validate(
     path: Annotated[Path, typer.Argument(help="A task file, tasks/<suite>.jsonl.")],
+    root: RootOption = Path("."),
 ) -> None:
     """Check a task file and that its callable graders import; print every problem as
     FILE:LINE: field: message (exit 2)."""
     from perturb.tasks import check_graders_import, load_tasks
 
+    path = _in_root(root, path)
     suite = load_tasks(path)
     check_graders_import(suite)
     n_slots = sum(len(t.slots) for t in suite.tasks)
@@ -464,6 +467,25 @@ def run(
         ),
     ] = None,
     root: RootOption = Path("."),
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where trials run: local (this process) or ray (a pool of Ray actors; "
+            "pip install 'perturb-eval[ray]'). The driver writes the run either way.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: start one on this machine).",
+        ),
+    ] = None,
+    resources: Annotated[
+        str | None,
+        typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
+    ] = None,
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -498,6 +520,9 @@ def run(
             pass_env=tuple(pass_env or ()),
             max_retries=max_retries,
             progress=_progress_bar(counts=True),
+            executor=executor,
+            ray_address=ray_address,
+            resources=resources,
         )
     )
     typer.echo(summary.summary())

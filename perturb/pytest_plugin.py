@@ -53,10 +53,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption("--perturb-k", type=int, default=None, help="k (default: the baseline's).")
     group.addoption(
-        "--perturb-noise-aware",
-        action="store_true",
-        default=False,
-        help="Fail only when the whole bootstrap interval of a change lies below -tolerance.",
+        "--perturb-option",
+        metavar="NAME=VALUE",
+        action="append",
+        default=[],
+        help="Any other field of perturb's GateOptions, e.g. bootstrap=5000 (repeatable).",
     )
 
 
@@ -137,6 +138,44 @@ def _subject(line: str) -> str | None:
     return None
 
 
+def _value(text: str) -> Any:
+    """``true``/``false``, a number, or the text itself."""
+    if text.lower() in ("true", "false"):
+        return text.lower() == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
+def _options(config: pytest.Config, options_type: Any) -> Any:
+    """The gate's options object from the command line: the run, the baseline, the named
+    options, then each ``--perturb-option NAME=VALUE`` checked against the object's fields."""
+    from dataclasses import fields
+
+    from perturb.errors import UsageError
+
+    options = options_type(
+        Path(config.getoption("--perturb-run")), Path(config.getoption("--perturb-baseline"))
+    )
+    named = {"tolerance": "--perturb-tolerance", "require": "--perturb-require", "k": "--perturb-k"}
+    named["require_metric"] = "--perturb-require-metric"
+    for attr, flag in named.items():
+        if config.getoption(flag) is not None:
+            setattr(options, attr, config.getoption(flag))
+    known = [f.name for f in fields(options) if f.name not in ("run_dir", "baseline")]
+    for pair in config.getoption("--perturb-option"):
+        name, sep, text = pair.partition("=")
+        if not sep or name.strip() not in known:
+            raise UsageError(
+                f"--perturb-option {pair!r}: expected NAME=VALUE with NAME one of {', '.join(known)}"
+            )
+        setattr(options, name.strip(), _value(text.strip()))
+    return options
+
+
 def _item(session: pytest.Session, name: str, lines: list[str], failed: bool) -> GateItem:
     full = f"{PREFIX}[{name}]"
     return GateItem.from_parent(session, name=full, nodeid=full, lines=lines, failed=failed)
@@ -148,21 +187,8 @@ def _items(session: pytest.Session) -> Iterator[GateItem]:
     from perturb.io.inert import printable
     from perturb.report.gate import GateOptions, check_gate
 
-    options = GateOptions(
-        Path(config.getoption("--perturb-run")),
-        Path(config.getoption("--perturb-baseline")),
-        noise_aware=config.getoption("--perturb-noise-aware"),
-    )
-    for attr, flag in (
-        ("tolerance", "--perturb-tolerance"),
-        ("require", "--perturb-require"),
-        ("require_metric", "--perturb-require-metric"),
-        ("k", "--perturb-k"),
-    ):
-        value = config.getoption(flag)
-        if value is not None:
-            setattr(options, attr, value)
     try:
+        options = _options(config, GateOptions)
         result = check_gate(options)
     except PerturbError as exc:
         lines = [f"error: {printable(line)}" for line in str(exc).split("\n")]

@@ -421,3 +421,47 @@ def test_bad_input_is_one_line_naming_file_line_and_field(
     assert result.exit_code == 2
     assert result.stderr == f"error: {tmp_path}/{message}\n"
     assert not (tmp_path / "tasks").exists()
+
+
+HOSTILE = "Say \x1b[31mred\x1b[0m\nthen \u202eevil\u202c, \"quote\" \x07bell {{prompt}} 'x' =SUM(A1)"
+
+
+def test_hostile_prompt_text_stays_inert_and_exact(tmp_path: Path) -> None:
+    (tmp_path / "tasks").mkdir()
+    task = {"id": "h1", "prompt": HOSTILE, "expected": "ok", "grader": "exact"}
+    (tmp_path / "tasks/h.jsonl").write_text(json.dumps(task) + "\n", encoding="utf-8")
+    assert runner.invoke(app, ["freeze", "h", "--root", str(tmp_path)]).exit_code == 0
+    fx = tmp_path / "fixtures/h.jsonl"
+    texts = {}
+    for fmt in ("inspect", "promptfoo", "csv"):
+        out = tmp_path / f"h.{fmt}"
+        result = runner.invoke(app, ["export", str(fx), "--to", fmt, "-o", str(out)])
+        assert result.exit_code == 0, result.stderr
+        texts[fmt] = out.read_text(encoding="utf-8")
+    # JSONL and YAML escape control characters; CSV keeps the exact text (it is data)
+    for fmt in ("inspect", "promptfoo"):
+        assert not any(ch in texts[fmt] for ch in "\x1b\x07"), fmt
+    assert json.loads(texts["inspect"])["input"] == HOSTILE
+    assert yaml.safe_load(texts["promptfoo"])[0]["vars"]["prompt"] == HOSTILE
+    assert next(csv.DictReader(io.StringIO(texts["csv"], newline="")))["prompt"] == HOSTILE
+    for fmt in ("inspect", "promptfoo", "csv"):
+        root = tmp_path / f"back-{fmt}"
+        result = runner.invoke(
+            app, ["import", "--from", fmt, str(tmp_path / f"h.{fmt}"), "--suite", "h", "--root", str(root)]
+        )
+        assert result.exit_code == 0, result.stderr
+        assert load_tasks(root / "tasks/h.jsonl").tasks[0].prompt == HOSTILE
+
+
+def test_import_never_writes_through_a_symlink_out_of_the_project(tmp_path: Path) -> None:
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "tasks").symlink_to(outside)
+    src = tmp_path / "qa.csv"
+    src.write_text("prompt,expected\nSay hello.,hello\n", encoding="utf-8")
+    result = runner.invoke(app, ["import", "--from", "csv", str(src), "--root", str(root)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"error: {root}/tasks/qa.jsonl: leads outside {root}")
+    assert list(outside.iterdir()) == []

@@ -203,3 +203,37 @@ def test_generate_on_a_local_server_needs_no_key_and_fails_fast_when_refused(
         f"error: --generator llm: the server at {url} is unreachable: connection refused (expected an "
         "OpenAI-compatible server listening there; start it or fix --base-url; nothing was run)\n"
     )
+
+
+def test_an_unreachable_judge_server_fails_before_any_trial(project: Path) -> None:
+    (project / "tasks/judged.jsonl").write_text(
+        '{"id": "j1", "prompt": "Where is my order A-2210?", "expected": "says where the order is", '
+        '"grader": {"type": "llm_judge", "rubric": "says where order A-2210 is"}}\n',
+        encoding="utf-8",
+    )
+    cli("freeze", "judged")
+    url = f"http://127.0.0.1:{free_port()}/v1"
+    result = cli(
+        "run",
+        "fixtures/judged.jsonl",
+        "--agent",
+        "agent:agent",
+        "--base-url",
+        url,
+        "--judge-model",
+        "m",
+        "--trials",
+        "1",
+        code=2,
+    )
+    assert result.stderr == (
+        f"error: the llm_judge server at {url} is unreachable: connection refused (expected an "
+        "OpenAI-compatible server listening there; start it or fix --base-url; nothing was run)\n"
+    )
+    assert not (project / "runs").exists()
+
+
+def test_validate_takes_root(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(project.parent)
+    out = cli("validate", "tasks/shop.jsonl", "--root", project.name).stdout
+    assert out == f"{project.name}/tasks/shop.jsonl: ok: 3 tasks, 5 declared slots\n"

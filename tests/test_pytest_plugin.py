@@ -121,6 +121,17 @@ def test_require_is_one_item_and_options_reach_the_gate(pytester: pytest.Pyteste
         "--perturb-run=" + str(worse), "--perturb-baseline=" + str(base), "--perturb-tolerance=0.1"
     )
     loose.assert_outcomes(passed=5)
+    generic = pytester.runpytest(
+        "--perturb-run=" + str(worse), "--perturb-baseline=" + str(base), "--perturb-option=tolerance=0.1"
+    )
+    generic.assert_outcomes(passed=5)
+    unknown = pytester.runpytest(
+        "--perturb-run=" + str(worse), "--perturb-baseline=" + str(base), "--perturb-option=colour=red"
+    )
+    unknown.assert_outcomes(failed=1)
+    unknown.stdout.fnmatch_lines(
+        ["error: --perturb-option 'colour=red': expected NAME=VALUE with NAME one of tolerance, require, *"]
+    )
 
 
 def test_k_selects_items_and_the_projects_tests_still_run(pytester: pytest.Pytester, project) -> None:

@@ -440,3 +440,44 @@ def test_register_opener_fits_the_level() -> None:
         means[level] = sum(eps) / len(eps)
     # a low level takes the short openers ("Pls", "Kindly"), a high one the long ones
     assert means[0.1] + 0.1 < means[0.5], means
+
+
+def test_register_rewords_can_someone_and_dropped_subjects() -> None:
+    got = []
+    for tid in ("s1", "s2", "s3", "s4"):
+        got += texts(task("My payslip is wrong this month. Can someone check it?", tid=tid), "register")
+    assert any("check it" in t and "someone" not in t for t in got), got
+    assert not any(re.search(r"(?:^|\. )Check it\.", t) for t in got), got
+    low = []
+    for tid in ("d1", "d2", "d3", "d4"):
+        low += texts(task("need to change my address before friday", {"day": "friday"}, tid=tid), "register")
+    assert "gotta change my address before friday" in low, low
+
+
+def test_paraphrase_adds_no_second_for() -> None:
+    call = task(
+        "Book a call with Ms. Alvarez for Monday at 3 pm", {"n": "Ms. Alvarez", "d": "Monday", "t": "3 pm"}
+    )
+    assert not any(text.endswith("for me") for text in texts(call, "paraphrase"))
+    timer = task("Set a timer for 45 seconds", {"d": "45 seconds"})
+    assert not any("for me" in text for text in texts(timer, "paraphrase"))
+    plumber = task("Find a plumber near Camden", {"p": "Camden"})
+    assert any(text.endswith("near Camden for me") for text in texts(plumber, "paraphrase"))
+
+
+def test_issue_examples_of_context_blind_swaps_never_come_back() -> None:
+    """The swaps issue #14 found on unseen prompts: "try booking a table" -> "try reservation a
+    table", "get a bus" -> "obtain a bus", "going to Disney Land" -> "gonna Disney Land"."""
+    booking = task("Can you try booking a table at Nopa for 4 on Friday?", {"p": "Nopa", "d": "Friday"})
+    bus = task("I need to get a bus to the airport tomorrow morning", {"d": "tomorrow morning"})
+    disney = task("We're going to Disney Land next month with the kids", {"p": "Disney Land"})
+    seen = []
+    for t in (booking, bus, disney):
+        for tid in ("x1", "x2", "x3"):
+            for cls in ("paraphrase", "register"):
+                seen += texts(task(t.prompt, dict(t.slots), tid=tid), cls)
+    assert seen
+    for text in seen:
+        assert "reservation a table" not in text, text
+        assert "obtain a bus" not in text, text
+        assert not re.search(r"gonna\s+Disney", text), text

@@ -196,13 +196,14 @@ def import_tasks(options: ImportOptions) -> ImportResult:
             )
             continue
         seen[task.id] = row.line
-        to_confirm = {} if task.slots else propose_slots(task.prompt)
+        # a perturb export's slots were confirmed when it was frozen, even when there are none
+        to_confirm = {} if task.slots or row.variant is not None else propose_slots(task.prompt)
         confirm += bool(to_confirm)
         lines.append(_task_line(task, to_confirm))
     if problems:
         raise TaskFormatError(name, problems)
     if not lines:
         raise InputError(name, f"no canonical tasks found (expected at least one {spec.name} test case)")
-    confine(options.root, target.parent if target.parent.exists() else options.root)
+    confine(options.root, target)
     write_atomic(target, "".join(dumps_line(line) + "\n" for line in lines))
     return ImportResult(target, len(lines), confirm, skipped, source, spec.name)

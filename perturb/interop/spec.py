@@ -48,8 +48,9 @@ class ImportedRow:
     """One task read from another format, before validation.
 
     ``task`` holds the task fields found (``id``, ``prompt``, ``expected``, ``grader``,
-    ``weight``, ``slots``, ``tags``, ``metadata``); ``variant`` is the perturbation class when
-    the row is a perturbed variant of a perturb export (skipped on import: tasks are canonical).
+    ``weight``, ``slots``, ``tags``, ``metadata``); ``variant`` is the perturbation class of a
+    row of a perturb export (``canonical`` or a class, whose rows are skipped: tasks are
+    canonical), None for a row from elsewhere (its slots are proposed for a person to confirm).
     """
 
     line: int

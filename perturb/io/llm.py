@@ -33,11 +33,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import openai
-from openai import AsyncOpenAI
 
 from perturb.errors import LLMError, UsageError
 from perturb.io.hashing import canonical_json
@@ -45,6 +42,9 @@ from perturb.io.inert import printable
 from perturb.io.jsonl import read_json, write_json_atomic
 from perturb.io.secrets import public_url as public_url_of
 from perturb.io.secrets import redact
+
+if TYPE_CHECKING:  # the SDK is imported when a client is made, so `perturb run` of a
+    from openai import AsyncOpenAI  # Python agent does not pay for importing it
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 4
@@ -160,6 +160,8 @@ def preflight(base_url: str, *, what: str = "the model server") -> None:
 def make_client(settings: LLMSettings) -> AsyncOpenAI:
     """An ``AsyncOpenAI`` client (SDK retries off: :func:`chat_with_retries` owns them); the
     key from :func:`resolve_api_key` (a local server needs none)."""
+    from openai import AsyncOpenAI
+
     base_url = settings.resolved_base_url()
     key = resolve_api_key(settings.api_key_env, base_url)
     return AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout)
@@ -192,6 +194,8 @@ def retry_after_seconds(headers: Any) -> float | None:
 
 
 def _describe(exc: BaseException) -> str:
+    import openai
+
     if isinstance(exc, openai.APITimeoutError):
         return "timed out"
     if isinstance(exc, openai.APIConnectionError):
@@ -235,6 +239,8 @@ async def chat_with_retries(
     to have a malformed reply retried. ``extra`` goes to ``chat.completions.create``
     (``max_tokens``, ``top_p``, ...). Raises :class:`LLMError` when retries run out or the
     server refuses the request (4xx other than 408/409/429)."""
+    import openai
+
     secrets = [key for key in [getattr(client, "api_key", None)] if key != NO_KEY]
     kwargs: dict[str, Any] = {"model": model, "messages": messages, **extra}
     if temperature is not None:

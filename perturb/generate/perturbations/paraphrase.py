@@ -384,13 +384,15 @@ _FOR_ME_VERBS = frozenset(
 
 
 def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
-    """A bare order to an assistant gets "for me" ("Set a timer for 45 seconds" -> "Set a
-    timer for 45 seconds for me"): a natural way to ask the same thing."""
+    """A bare order to an assistant gets "for me" ("Turn off the lamp in the hall" -> "Turn
+    off the lamp in the hall for me"): a natural way to ask the same thing; never after
+    another "for" ("a timer for 45 seconds for me")."""
     sentence = masked[start:end]
     first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
     if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
         return []
-    if re.search(r"\b(?:me|us|my|our|for you|please)\b", sentence[first.end() :], re.I):
+    if re.search(r"\b(?:me|us|my|our|for|please)\b", sentence[first.end() :], re.I):
+        # "for me" after another "for" phrase reads twice ("a call for Monday at 3 pm for me")
         return []
     if "," in sentence or len(sentence.split()) > 14:
         return []

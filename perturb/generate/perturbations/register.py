@@ -86,7 +86,8 @@ _CLOSING_RE = re.compile(
 )
 _OPENER_RE = re.compile(
     r"(?:please |could you (?:please |possibly )?|can you (?:please )?|would you (?:please )?|"
-    r"kindly |pls |please kindly )?",
+    r"kindly |pls |please kindly |can someone (?:please )?|could someone (?:please )?|"
+    r"can anyone (?:please )?|could anyone (?:please )?)?",
     re.I,
 )
 _NOUN_OPENER_RE = re.compile(
@@ -263,6 +264,8 @@ def _opener(masked: str, reg: str, rng: random.Random, score: Callable[[str], fl
             if not word or word.group().lower() not in verbs:
                 continue
             options = [o for o in style["openers"] if o.lower() != prefix.lower()]
+            if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
+                options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
             if not options:
