@@ -45,6 +45,7 @@ PAGES = [
     "docs/running.md",
     "docs/reports.md",
     "docs/tutorial.md",
+    "docs/failures.md",
 ]
 
 

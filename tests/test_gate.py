@@ -432,6 +432,23 @@ def test_a_newly_brittle_task_fails_the_gate_and_is_named(tmp_path: Path) -> Non
     )
 
 
+def test_newly_brittle_line_shows_the_prompt_text(tmp_path: Path) -> None:
+    base = write_run(tmp_path / "runs", "base", typo_prompts({"t1": ("PPPP", "PPPP", "PPPP")}), fixtures=True)
+    made = runner.invoke(app, ["baseline", str(base), "-o", str(tmp_path / "b.json"), "--k", "2"])
+    assert made.exit_code == 0, made.stderr
+    now = typo_prompts({"t1": ("PPPP", "PPPP", "WWWW")})
+    now[2].text = "Plese bok\x1b[2J a flight to Paris on Friday, for two, in business class please"
+    run = write_run(tmp_path / "runs", "now", now, fixtures=True)
+    result = runner.invoke(
+        app, ["gate", str(run), "--baseline", str(tmp_path / "b.json"), "--tolerance", "1", "--gate-labels"]
+    )
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[-1] == (
+        "newly brittle: t1/typo: baseline stable-pass, now 4/8 passed (4 wrong, 0 errored); "
+        'failing every trial: t1/typo/c-t1-1 "Plese bok\\x1b[2J a flight to Paris on Friday, for two, in busi…"'
+    )
+
+
 def test_flaky_to_brittle_fails_only_when_a_prompt_newly_fails_every_trial(
     tmp_path: Path,
 ) -> None:

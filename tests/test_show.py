@@ -108,8 +108,8 @@ def test_flaky_prompt_shows_divergence_and_pretty_json(project: Path) -> None:
         "prompt:   Please do t2 (canonical).",
         'expected:  "ok"',
         "grader note ×2: expected 'ok', got {...}",
-        "divergence: 2 of 2 failing trials diverge at step 2: `read: t2 -> intent: cancel` vs "
-        "`read: t2 -> intent: book` (passing trials)",
+        "divergence: 2 of 2 failing trials diverge at step 2 (after `read: t2`): `intent: cancel` vs "
+        "`intent: book` (passing trials)",
     ]
     assert lines[13:25] == [
         "  attempt 1: wrong  0.60s",

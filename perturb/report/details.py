@@ -39,6 +39,18 @@ OUTPUT_CHARS = 2000
 (``--full`` in show prints it whole)."""
 
 
+SNIPPET_CHARS = 60
+"""Prompt text shown next to an id in lists (gate, brittle, failing prompts)."""
+
+
+def snippet(text: str | None, limit: int = SNIPPET_CHARS) -> str:
+    """The start of a prompt on one line (whitespace runs as one space, ``…`` marks a cut)."""
+    if text is None:
+        return "(text unavailable)"
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
 @dataclass
 class TrialDetail:
     """One trial as ``perturb show`` and the failing examples show it."""
@@ -144,6 +156,12 @@ def _entries(manifest: RunManifest, run_dir: Path) -> tuple[dict[str, FixtureEnt
     except PerturbError as exc:
         return {}, None, f"{exc} (prompt texts and expected values are not shown)"
     return {e.id: e for e in entries}, path, None
+
+
+def prompt_texts(run_dir: str | Path, manifest: RunManifest) -> dict[str, str]:
+    """Prompt id -> its fixture text (empty when the run's fixture file cannot be read)."""
+    entries, _, _ = _entries(manifest, Path(run_dir))
+    return {vid: e.prompt for vid, e in entries.items()}
 
 
 def read_details(

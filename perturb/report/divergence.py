@@ -8,8 +8,8 @@ else (or stopped: ``(end)``). Failing trials are grouped by (step, the step befo
 failing trial did, what the passing trials did at that point: their most frequent step after
 the shared prefix); the largest group is the finding::
 
-    14 of 16 failing trials diverge at step 2: `intent: refund=3.5 -> refund` vs
-    `intent: refund=3.5 -> cancel_booking`
+    14 of 16 failing trials diverge at step 2 (after `parse: refund=3.5`): `intent: refund` vs
+    `intent: cancel_booking` (passing trials)
 
 For a flaky prompt the passing traces are its own passing trials'; for a variant that fails
 where its canonical prompt passes (brittle), the canonical prompt's passing trials': the
@@ -67,11 +67,12 @@ class Divergence:
     """``passing trials`` or ``the canonical prompt's passing trials``."""
 
     def sentence(self) -> str:
-        """``14 of 16 failing trials diverge at step 2: `a -> b` vs `a -> c```, control
-        characters escaped."""
+        """``14 of 16 failing trials diverge at step 2 (after `a`): `b` vs `c` (passing
+        trials)``, control characters escaped."""
         head = f"{self.count} of {self.failing_total} failing trials diverge at step {self.step}"
-        lead = "" if self.before is None else f"{_clip(self.before)} -> "
-        text = f"{head}: `{lead}{_clip(self.failing)}` vs `{lead}{_clip(self.passing)}` ({self.against})"
+        if self.before is not None:
+            head += f" (after `{_clip(self.before)}`)"
+        text = f"{head}: `{_clip(self.failing)}` vs `{_clip(self.passing)}` ({self.against})"
         if self.identical:
             text += f"; {self.identical} failing trials have the trace of a passing trial"
         return text

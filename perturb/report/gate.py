@@ -31,6 +31,7 @@ from typing import Literal
 from perturb._version import __version__
 from perturb.errors import GateFailed, InputError, UsageError
 from perturb.generate.perturbations import variant_kinds
+from perturb.io.inert import printable
 from perturb.io.jsonl import read_model, write_json_atomic
 from perturb.records import Baseline, BaselineVariant, ClassFigures
 from perturb.report.aggregate import (
@@ -47,6 +48,7 @@ from perturb.report.aggregate import (
     task_label,
     wmean,
 )
+from perturb.report.details import prompt_texts, snippet
 from perturb.report.figures import Delta, Interval
 from perturb.report.intervals import MIN_TASKS, min_detectable_drop
 from perturb.report.metrics import stream_seed
@@ -546,6 +548,7 @@ def _labels(data: RunData, baseline: Baseline, gated: bool, lines: list[str]) ->
     base_failing = {b.variant_id for b in baseline.variants if b.passed == 0}
     now_labels = _task_labels(data.variants)
     now_failing: dict[str, list[str]] = {}
+    texts: dict[str, str] | None = None
     for v in data.variants:
         if v.passed == 0:
             now_failing.setdefault(f"{v.task_id}/{v.kind}", []).append(v.variant_id)
@@ -558,10 +561,13 @@ def _labels(data: RunData, baseline: Baseline, gated: bool, lines: list[str]) ->
             lines.append(f"{prefix}newly flaky: {key}: baseline stable-pass, now {_counts_text(n, c, w, e)}")
         elif before in ("stable-pass", "flaky") and now == "brittle" and new_fail:
             brittle += 1
+            if texts is None:
+                texts = prompt_texts(data.path, data.manifest)
+            named = [f'{v} "{printable(snippet(texts[v]))}"' if v in texts else v for v in new_fail]
             lines.append(
                 f"{prefix}newly brittle: {key}: baseline {before}, now "
                 f"{_counts_text(n, c, w, e)}; failing every trial: "
-                f"{', '.join(new_fail)}"
+                f"{', '.join(named)}"
             )
         elif before in ("stable-pass", "flaky", "brittle") and now == "stable-fail":
             failing += 1

@@ -1,9 +1,15 @@
-"""A self-contained HTML report: inline CSS and SVG, no script, no network.
+"""A self-contained HTML report: inline CSS, SVG and one inline script, no network (a
+Content-Security-Policy forbids loading anything).
 
 Charts: per-class delta against canonical with its bootstrap interval (mean success and
-pass^k), and the pass^k curves k = 1..K. Tables: scorecard, requested k, errored / worst
+pass^k), and the pass^k curves k = 1..K (colour, dash pattern and marker per class; curves
+that coincide drawn a few pixels apart). Tables: scorecard, requested k, errored / worst
 variant / latency / cost, intensity levels, worst tasks, consistently wrong, meaning drift,
-per task, metric definitions.
+brittle prompts, errored trials by cause, failing prompts, trace divergence, per task, metric
+definitions. The explorer: class → task → prompt → trials (diff, expected, output, grader
+note, trace, error) with failed / flaky / brittle / errored / class filters and a search box;
+bounded to the sampled trials of :mod:`perturb.report.details` per prompt, each output cut at
+``EXPLORER_OUTPUT_CHARS``.
 """
 
 from __future__ import annotations
@@ -12,7 +18,10 @@ import math
 from html import escape
 
 from perturb.io.inert import printable
+from perturb.records import CANONICAL
 from perturb.report.aggregate import Analysis, Interval
+from perturb.report.details import PromptDetail, TrialDetail
+from perturb.report.divergence import trace_steps
 from perturb.report.formats import (
     DEFINITIONS,
     FAULT_NOTE,
@@ -28,6 +37,8 @@ from perturb.report.formats import (
 )
 from perturb.report.formats.spec import FormatSpec
 from perturb.report.formats.tables import Cell, CodeCell, IntervalCell, LabelCell, cell_text
+from perturb.report.show import brittle_ids, char_level, pretty
+from perturb.review.render import diff_ops
 
 PALETTE = (
     "#1f77b4",
@@ -167,19 +178,84 @@ def curve_chart(a: Analysis) -> str:
         f'<text x="{left + plot_w / 2:.1f}" y="{height - 6}" text-anchor="middle">'
         "k (all k trials must pass)</text>"
     )
+    offsets = _coincident_offsets([c.curve for c in a.classes])
+    same: list[str] = []
     for i, c in enumerate(a.classes):
-        color = PALETTE[i % len(PALETTE)]
-        pts = " ".join(f"{x(k):.1f},{y(v):.1f}" for k, v in c.curve)
-        parts.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="3"/>')
-        parts += [f'<circle cx="{x(k):.1f}" cy="{y(v):.1f}" r="4" fill="{color}"/>' for k, v in c.curve]
+        color, dash, shape = PALETTE[i % len(PALETTE)], DASHES[i % len(DASHES)], MARKERS[i % len(MARKERS)]
+        dy = offsets[i]
+        if dy:
+            same.append(c.kind)
+        pts = " ".join(f"{x(k):.1f},{y(v) + dy:.1f}" for k, v in c.curve)
+        stroke = f' stroke-dasharray="{dash}"' if dash else ""
+        parts.append(f'<polyline points="{pts}" fill="none" stroke="{color}" stroke-width="3"{stroke}/>')
+        parts += [_marker(shape, x(k), y(v) + dy, color) for k, v in c.curve]
         ly = top + 10 + i * 22
+        lx = width - right + 8
         parts += [
-            f'<rect x="{width - right + 16}" y="{ly - 9}" width="18" height="12" fill="{color}"/>',
-            f'<text x="{width - right + 40}" y="{ly + 2}">{escape(c.kind)} '
+            f'<line x1="{lx}" y1="{ly - 3}" x2="{lx + 30}" y2="{ly - 3}" stroke="{color}" '
+            f'stroke-width="3"{stroke}/>',
+            _marker(shape, lx + 15, ly - 3, color),
+            f'<text x="{lx + 38}" y="{ly + 2}">{escape(c.kind)} '
             f"(n={escape(n_range(c.n_min, c.n_max))})</text>",
         ]
+    if same:
+        parts.append(
+            f'<text x="{left}" y="{top - 6}" class="chart-note">coinciding curves drawn '
+            f"{OFFSET_PX:g} px apart: {escape(', '.join(same))}</text>"
+        )
     parts.append("</svg>")
     return "".join(parts)
+
+
+DASHES = ("", "8 4", "2 3", "10 3 2 3", "5 5", "1 4", "12 4 2 4 2 4")
+"""Stroke patterns of the curves, by class position (with the colour and the marker, three
+ways to tell curves apart, so they stay distinguishable in grey and where they overlap)."""
+MARKERS = ("circle", "square", "triangle", "diamond", "down", "cross", "plus")
+OFFSET_PX = 4.0
+"""Vertical distance between curves that coincide at every k."""
+
+
+def _coincident_offsets(curves: list[list[tuple[int, float]]]) -> list[float]:
+    """Per curve, the vertical offset in pixels: curves equal (to 4 decimals) at every k are
+    spread ``OFFSET_PX`` apart around their true position; a curve of its own gets 0."""
+    groups: dict[tuple[tuple[int, float], ...], list[int]] = {}
+    for i, curve in enumerate(curves):
+        groups.setdefault(tuple((k, round(v, 4)) for k, v in curve), []).append(i)
+    out = [0.0] * len(curves)
+    for members in groups.values():
+        for j, i in enumerate(members):
+            out[i] = (j - (len(members) - 1) / 2) * OFFSET_PX if len(members) > 1 else 0.0
+    return out
+
+
+def _marker(shape: str, cx: float, cy: float, color: str) -> str:
+    """A data-point marker (SVG) of ``shape`` centred on (cx, cy)."""
+    r = 4.5
+    if shape == "circle":
+        return f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r - 0.5}" fill="{color}"/>'
+    if shape == "square":
+        side = 2 * r - 1.6
+        return (
+            f'<rect x="{cx - side / 2:.1f}" y="{cy - side / 2:.1f}" width="{side:.1f}" '
+            f'height="{side:.1f}" fill="{color}"/>'
+        )
+    if shape in ("cross", "plus"):
+        d = r if shape == "plus" else r * 0.8
+        lines = (
+            [(cx - d, cy, cx + d, cy), (cx, cy - d, cx, cy + d)]
+            if shape == "plus"
+            else [(cx - d, cy - d, cx + d, cy + d), (cx - d, cy + d, cx + d, cy - d)]
+        )
+        return "".join(
+            f'<line x1="{a:.1f}" y1="{b:.1f}" x2="{c:.1f}" y2="{e:.1f}" stroke="{color}" stroke-width="2.5"/>'
+            for a, b, c, e in lines
+        )
+    pts = {
+        "triangle": [(cx, cy - r), (cx + r, cy + r * 0.8), (cx - r, cy + r * 0.8)],
+        "down": [(cx, cy + r), (cx + r, cy - r * 0.8), (cx - r, cy - r * 0.8)],
+        "diamond": [(cx, cy - r - 0.5), (cx + r + 0.5, cy), (cx, cy + r + 0.5), (cx - r - 0.5, cy)],
+    }[shape]
+    return f'<polygon points="{" ".join(f"{px:.1f},{py:.1f}" for px, py in pts)}" fill="{color}"/>'
 
 
 def lambda_chart(a: Analysis) -> str:
@@ -353,6 +429,199 @@ def _sections(a: Analysis) -> list[str]:
     return out
 
 
+CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
+"""Nothing outside the file may load: an output that smuggled markup past the escaping still
+could not fetch or send anything."""
+
+EXPLORER_TRIALS = "the first {sample} wrong and the first {sample} errored trials"
+EXPLORER_OUTPUT_CHARS = 1000
+"""An output, error or trace in the explorer is cut to this many characters."""
+
+EXPLORER_CSS = """
+#explorer details{margin:2px 0 2px 14px}#explorer summary{cursor:pointer}
+#explorer .cls>summary{font-weight:600}
+#explorer .prompt>summary code{font-size:12px}
+.pbody{margin:4px 0 8px 14px;padding:6px 10px;border-left:3px solid #ddd}
+.pbody pre,.trial pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:4px 6px;
+margin:2px 0;font-size:12px;max-height:260px;overflow:auto}
+.trial{margin:6px 0;padding:4px 0;border-top:1px dashed #e4e4e4}
+.k{color:#666;font-size:12px;margin-right:6px}.gn{color:#8a4b00}.err{color:#c0392b}
+del{background:#fbdada;text-decoration:line-through}ins{background:#d4f5d4;text-decoration:none}
+#controls{position:sticky;top:0;background:#fff;padding:6px 0;border-bottom:1px solid #ddd;z-index:1}
+#controls label{margin-right:10px}#q{width:260px}
+.hidden{display:none}.chart-note{font-size:11px;fill:#666}
+"""
+
+EXPLORER_JS = """
+(function(){
+var q=document.getElementById('q'),cls=document.getElementById('cls'),count=document.getElementById('count');
+var boxes=Array.prototype.slice.call(document.querySelectorAll('#controls input[type=checkbox]'));
+function apply(){
+  var text=q.value.toLowerCase();
+  var want=boxes.filter(function(b){return b.checked}).map(function(b){return b.value});
+  var active=text||want.length||cls.value,shown=0;
+  document.querySelectorAll('#explorer .prompt').forEach(function(p){
+    var flags=p.getAttribute('data-flags').split(' ');
+    var ok=(!cls.value||p.getAttribute('data-class')===cls.value)
+      &&want.every(function(w){return flags.indexOf(w)>=0})
+      &&(!text||p.getAttribute('data-search').indexOf(text)>=0);
+    p.classList.toggle('hidden',!ok);if(ok)shown++;
+  });
+  document.querySelectorAll('#explorer .task,#explorer .cls').forEach(function(g){
+    var any=g.querySelector('.prompt:not(.hidden)')!==null;
+    g.classList.toggle('hidden',!any);if(active&&any)g.open=true;
+  });
+  count.textContent=shown+' prompts shown';
+}
+q.addEventListener('input',apply);cls.addEventListener('change',apply);
+boxes.forEach(function(b){b.addEventListener('change',apply)});apply();
+})();
+"""
+
+
+def _diff_html(canonical: str, variant: str, kind: str) -> str:
+    """The review diff (:func:`perturb.review.render.diff_ops`, character-level for typo) with
+    ``<del>``/``<ins>``; every piece escaped, control characters shown as escapes."""
+    out = []
+    for op, old, new in diff_ops(canonical, variant, char_level=char_level(kind)):
+        if op == "equal":
+            out.append(escape(printable(new)))
+            continue
+        if old:
+            out.append(f"<del>{escape(printable(old))}</del>")
+        if new:
+            out.append(f"<ins>{escape(printable(new))}</ins>")
+    return "".join(out)
+
+
+def _clip(text: str) -> str:
+    n = EXPLORER_OUTPUT_CHARS
+    return text if len(text) <= n else text[:n] + f"… (cut at {n} of {len(text)} characters)"
+
+
+def _trial_html(t: TrialDetail) -> str:
+    style = "err" if t.outcome != "passed" else ""
+    parts = [
+        f'<div class="trial"><span class="k">attempt {t.attempt}</span> <span class="{style}">'
+        f'{escape(t.outcome)}</span> <span class="k">{t.latency_s:.2f}s</span>'
+    ]
+    if t.output is not None or t.outcome != "errored":
+        output = escape(printable_block(_clip(pretty(t.output))))
+        parts.append(f'<div><span class="k">output</span><pre class="out">{output}</pre></div>')
+    if t.grader_note:
+        note = escape(printable(_clip(t.grader_note)))
+        parts.append(f'<div class="gn"><span class="k">grader note</span> {note}</div>')
+    if t.error:
+        kind, error = escape(printable(t.error_kind or "error")), escape(printable(_clip(t.error)))
+        parts.append(f'<div class="err"><span class="k">error [{kind}]</span> {error}</div>')
+    steps = trace_steps(t.trace)
+    if steps:
+        text = "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))
+        trace = escape(printable_block(_clip(text)))
+        parts.append(f'<div><span class="k">trace</span><pre class="trace">{trace}</pre></div>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def printable_block(text: str) -> str:
+    """Multi-line text with control characters escaped line by line (newlines kept)."""
+    return "\n".join(printable(line) for line in text.split("\n"))
+
+
+def _prompt_html(p: PromptDetail, brittle: set[str]) -> str:
+    label = "brittle" if p.variant_id in brittle else p.label
+    flags = [label]
+    if p.failed:
+        flags.append("failed")
+    if p.errored:
+        flags.append("errored")
+    search = " ".join(
+        [p.variant_id, p.prompt or ""]
+        + [
+            tables.output_text(t.output) + " " + (t.grader_note or "") + " " + (t.error or "")
+            for t in p.failing
+        ]
+    ).lower()
+    body = []
+    if p.prompt is not None:
+        if p.kind != CANONICAL and p.canonical_prompt is not None:
+            canonical = escape(printable(p.canonical_prompt))
+            body.append(f'<div><span class="k">canonical</span> {canonical}</div>')
+            diff = _diff_html(p.canonical_prompt, p.prompt, p.kind)
+            body.append(f'<div><span class="k">diff</span> {diff}</div>')
+        body.append(f'<div><span class="k">prompt</span> {escape(printable(p.prompt))}</div>')
+        expected = escape(printable(tables.output_text(p.expected)))
+        body.append(f'<div><span class="k">expected</span> <code>{expected}</code></div>')
+    for note, count in p.notes.most_common():
+        body.append(
+            f'<div class="gn"><span class="k">grader note ×{count}</span> {escape(printable(note))}</div>'
+        )
+    if p.divergence is not None:
+        body.append(f'<div><span class="k">divergence</span> {escape(p.divergence.sentence())}</div>')
+    body.extend(_trial_html(t) for t in p.failing)
+    if p.passed == p.n:
+        body.append('<div class="k">every trial passed</div>')
+    elif p.failed > len(p.failing):
+        body.append(f'<div class="k">{len(p.failing)} of {p.failed} failing trials shown</div>')
+    return (
+        f'<details class="prompt" data-class="{escape(p.kind)}" data-flags="{" ".join(flags)}" '
+        f'data-search="{escape(printable(search))}"><summary><code>{escape(printable(p.variant_id))}</code> '
+        f'{p.passed}/{p.n} passed <span class="{label}">{label}</span></summary>'
+        f'<div class="pbody">{"".join(body)}</div></details>'
+    )
+
+
+def _explorer(a: Analysis) -> list[str]:
+    """Class → task → prompt → trials, with filters and a search box (inline script; the
+    page works offline and without it, every level then simply opens by hand)."""
+    d = a.details
+    if d is None or not d.prompts:
+        return []
+    brittle = brittle_ids(d.prompts)
+    by_kind: dict[str, dict[str, list[PromptDetail]]] = {}
+    for p in d.prompts.values():
+        by_kind.setdefault(p.kind, {}).setdefault(p.task_id, []).append(p)
+    blocks = []
+    for c in a.classes:
+        tasks_of = by_kind.get(c.kind, {})
+        inner = []
+        for task_id in sorted(tasks_of):
+            prompts = sorted(tasks_of[task_id], key=lambda p: (p.passed / p.n, p.variant_id))
+            passed = sum(p.passed for p in prompts)
+            n = sum(p.n for p in prompts)
+            tid = escape(printable(task_id))
+            inner.append(
+                f'<details class="task" data-task="{tid}"><summary>{tid} '
+                f'<span class="k">{passed}/{n} passed, {len(prompts)} prompts</span></summary>'
+                + "".join(_prompt_html(p, brittle) for p in prompts)
+                + "</details>"
+            )
+        failing = sum(1 for ps in tasks_of.values() for p in ps if p.failed)
+        blocks.append(
+            f'<details class="cls" data-class="{escape(c.kind)}"><summary>{escape(c.kind)} '
+            f'<span class="k">{len(tasks_of)} tasks, {failing} prompts with a failing trial</span></summary>'
+            + "".join(inner)
+            + "</details>"
+        )
+    options = "".join(f'<option value="{escape(c.kind)}">{escape(c.kind)}</option>' for c in a.classes)
+    checks = "".join(
+        f'<label><input type="checkbox" value="{f}" id="f-{f}"> {f}</label>'
+        for f in ("failed", "flaky", "brittle", "errored")
+    )
+    bound = EXPLORER_TRIALS.format(sample=d.sample)
+    return [
+        "<h2>Explore: class → task → prompt → trials</h2>",
+        f'<p class="note">Per prompt: {bound} (by attempt), outputs, errors and traces cut at '
+        f"{EXPLORER_OUTPUT_CHARS} characters; every trial: "
+        f"<code>perturb show {escape(printable(str(a.data.path)))} PROMPT</code>.</p>",
+        f'<div id="controls"><input id="q" type="search" placeholder="search prompt text, outputs, notes"> '
+        f'{checks}<select id="cls"><option value="">every class</option>{options}</select> '
+        '<span id="count" class="k"></span></div>',
+        f'<div id="explorer">{"".join(blocks)}</div>',
+        f"<script>{EXPLORER_JS}</script>",
+    ]
+
+
 def render_html(a: Analysis) -> str:
     """The report as one HTML document (no external resources)."""
     m = a.data.manifest
@@ -366,12 +635,14 @@ def render_html(a: Analysis) -> str:
         + (f"<br>{escape(line)}" if (line := faults_line(a)) else "")
         + "</div>",
         *_sections(a),
+        *_explorer(a),
         *(f'<p class="note">note: {escape(n)}</p>' for n in a.notes),
     ]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{escape(title)}</title><style>{CSS}</style></head>\n<body>\n"
+        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+        f"<title>{escape(title)}</title><style>{CSS}{EXPLORER_CSS}</style></head>\n<body>\n"
         + "\n".join(body)
         + "\n</body></html>\n"
     )

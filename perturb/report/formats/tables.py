@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass, field
 
 from perturb.report.aggregate import Analysis, Interval, TaskRow
-from perturb.report.details import PromptDetail
+from perturb.report.details import PromptDetail, snippet
 from perturb.report.formats import f3, interval, lam_text, n_range, percent, seconds, signed, usd
 
 
@@ -315,20 +315,10 @@ def fault_classes(a: Analysis) -> Table:
     return table
 
 
-SNIPPET_CHARS = 60
-"""Prompt text shown next to an id in lists (gate, brittle, failing prompts)."""
 FAILING_PER_CLASS = 5
 """Prompts per class in the failing-examples table: those with the fewest passes."""
 EXAMPLE_OUTPUT_CHARS = 300
 """A failing output or error in the failing-examples table is cut to this many characters."""
-
-
-def snippet(text: str | None, limit: int = SNIPPET_CHARS) -> str:
-    """The start of a prompt on one line (whitespace runs as one space, ``…`` marks a cut)."""
-    if text is None:
-        return "(text unavailable)"
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def _short(text: str, limit: int = EXAMPLE_OUTPUT_CHARS) -> str:
