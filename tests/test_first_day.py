@@ -141,4 +141,5 @@ def test_root_flag_reads_relative_files_in_the_project(
     assert (project / "runs").is_dir()
     out = cli("generate", "tasks/shop.jsonl", "--root", root, "--classes", "typo", "--per-class", "1").stdout
     assert out.startswith(f"{root}/review/shop: 3 candidates")
+    assert out.splitlines()[-1] == f"next: perturb review shop --root {root}"
     cli("review", "--list", "--root", root)

@@ -89,7 +89,7 @@ def test_cli_generate_writes_review_files(tmp_path: Path) -> None:
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
     review = tmp_path / "review" / "travel"
     assert result.stdout.splitlines()[0].startswith(f"{review}: ")
-    assert result.stdout.splitlines()[-1] == "next: perturb review travel"
+    assert result.stdout.splitlines()[-1] == f"next: perturb review travel --root {tmp_path}"
     assert not (tmp_path / "fixtures").exists()
     cands = read_candidates(review)
     skips = [

@@ -109,6 +109,13 @@ class GenerateResult:
         ]
         return "  ".join(f"{c} {self.by_class.get(c, 0)}" for c in shown)
 
+    def _root_flag(self) -> str:
+        """`` --root DIR`` when the review directory is not ``review/<suite>`` here."""
+        review_root = Path(self.review_dir).parent
+        if review_root.name != "review" or review_root.parent in (Path("."), Path("")):
+            return ""
+        return f" --root {review_root.parent}"
+
     def summary(self) -> str:
         """What the CLI prints: totals, every requested class with its count (zeros
         included), and the next command."""
@@ -118,7 +125,7 @@ class GenerateResult:
             f"{self.kept_decided} kept with their review decisions), {self.flagged} flagged by "
             f"the pre-screen, {self.skipped} skipped (see skipped.jsonl)\n"
             f"  {counts}\n"
-            f"next: perturb review {self.suite}"
+            f"next: perturb review {self.suite}{self._root_flag()}"
         )
 
 
