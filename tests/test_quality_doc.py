@@ -4,7 +4,10 @@ from the committed candidates."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -46,3 +49,47 @@ def test_measured_epsilon_rises_with_the_requested_level_for_every_class(root: s
             cls,
             means,
         )
+
+
+def _lines(path: Path) -> list[str]:
+    return path.read_text("utf-8").splitlines()
+
+
+@pytest.mark.parametrize("tag", ["before", "after"])
+def test_heldout_review_tables_are_what_the_labels_give(tag: str) -> None:
+    """table.md beside the labels is the script's output, every candidate has exactly one
+    label, and the page shows the table's rows."""
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "heldout_eval.py"), "table", "--tag", tag],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    committed = (REPO / "benchmarks" / "heldout" / tag / "table.md").read_text("utf-8")
+    assert out.strip() == committed.strip()
+    assert "WARNING" not in out
+    ids = [json.loads(line)["id"] for line in _lines(REPO / "benchmarks/heldout" / tag / "candidates.jsonl")]
+    labelled = [json.loads(line)["id"] for line in _lines(REPO / "benchmarks/heldout" / tag / "labels.jsonl")]
+    assert sorted(ids) == sorted(labelled)
+    doc = DOC.read_text("utf-8")
+    rows = [line for line in committed.splitlines() if line.startswith("| ") and "---" not in line]
+    assert len(rows) == 7
+    for row in rows:
+        assert row in doc
+
+
+def test_heldout_verdict_counts_match_the_labels() -> None:
+    """The verdict table's 'natural (x/y)' counts are recounted from labels.jsonl."""
+    base = REPO / "benchmarks" / "heldout" / "after"
+    cls = {json.loads(x)["id"]: json.loads(x)["perturbation"] for x in _lines(base / "candidates.jsonl")}
+    natural: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for line in _lines(base / "labels.jsonl"):
+        label = json.loads(line)
+        c = cls[label["id"]]
+        total[c] = total.get(c, 0) + 1
+        natural[c] = natural.get(c, 0) + bool(label["natural"])
+    doc = DOC.read_text("utf-8")
+    for c in total:
+        pct = f"{100 * natural[c] / total[c]:.1f}"
+        assert f"| {c} | {pct} % ({natural[c]}/{total[c]}) |" in doc, c
