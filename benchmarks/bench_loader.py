@@ -2,8 +2,10 @@
 
 Every reader parses through ``loads_strict`` (duplicate keys, non-finite numbers, huge integers,
 deep nesting refused). This prints, measured in one run on the same trial lines: microseconds
-per line for both and their ratio, and the time of a resume scan (``scan_trials``) of a
-100,000-line ``trials.jsonl``.
+per line for both and their ratio, the time of a resume scan (``scan_trials``) of a
+100,000-line ``trials.jsonl``, and the JSONL reader ``iter_jsonl_lines`` (lines read by
+``jsonlines.Reader``) against the hand-written line loop it replaced (kept below as
+``hand_loop``, same parser and messages), interleaved, best of five each.
 
     .venv/bin/python benchmarks/bench_loader.py [--lines 100000]
 """
@@ -19,7 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from perturb.io.jsonl import loads_strict  # noqa: E402
+from perturb.errors import InputError  # noqa: E402
+from perturb.io.jsonl import _parse, _Reject, iter_jsonl_lines, loads_strict  # noqa: E402
 from perturb.run.store import scan_trials  # noqa: E402
 
 LINE = {
@@ -44,6 +47,48 @@ LINE = {
     "seed": 654147073,
     "retry": 0,
 }
+
+
+def hand_loop(name: str, data: bytes) -> list:
+    """The loop ``iter_jsonl_lines`` had before jsonlines (split, decode, parse, check)."""
+    out: list = []
+    ends_clean = data.endswith(b"\n")
+    raw_lines = data.split(b"\n")
+    if ends_clean:
+        raw_lines.pop()
+    last_line = len(raw_lines)
+    for line, raw in enumerate(raw_lines, start=1):
+        if not raw.strip():
+            continue
+        truncated = line == last_line and not ends_clean
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            out.append((line, InputError(name, f"not valid UTF-8 (byte {exc.start + 1})", line=line)))
+            continue
+        try:
+            obj = _parse(text)
+        except _Reject as exc:
+            out.append((line, InputError(name, exc.message, line=line)))
+            continue
+        except json.JSONDecodeError as exc:
+            msg = "truncated last line" if truncated else f"invalid JSON: {exc.msg}"
+            out.append((line, InputError(name, msg, line=line)))
+            continue
+        if not isinstance(obj, dict):
+            out.append((line, InputError(name, "expected a JSON object", line=line)))
+            continue
+        out.append((line, obj))
+    return out
+
+
+def best_of(runs: int, fn) -> float:  # noqa: ANN001 - a zero-argument callable
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return min(times)
 
 
 def main() -> int:
@@ -73,6 +118,16 @@ def main() -> int:
         index = scan_trials(path)
         scan = time.perf_counter() - started
     print(f"scan_trials={scan:.3f} s for {index.lines} lines ({scan / args.lines * 1e6:.2f} us/line)")
+    data = "".join(text + "\n" for text in lines).encode("utf-8")
+    assert [x for _, x in hand_loop("t", data)] == [x for _, x in iter_jsonl_lines("t", data)]
+    before = after = float("inf")
+    for _ in range(5):  # interleaved, so a busy machine slows both alike; best of five each
+        before = min(before, best_of(1, lambda: hand_loop("trials.jsonl", data)))
+        after = min(after, best_of(1, lambda: list(iter_jsonl_lines("trials.jsonl", data))))
+    print(
+        f"read JSONL: hand-written loop {before / args.lines * 1e6:.2f} us/line, "
+        f"jsonlines.Reader {after / args.lines * 1e6:.2f} us/line, ratio after/before={after / before:.2f}"
+    )
     return 0
 
 

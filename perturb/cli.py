@@ -85,6 +85,41 @@ def _root(
     """perturb: robustness and reliability of LLM agents."""
 
 
+RootOption = Annotated[
+    Path,
+    typer.Option(
+        "--root",
+        help="Project directory (holds tasks/, review/, fixtures/); relative file arguments are read in it.",
+    ),
+]
+
+
+def _in_root(root: Path, path: Path) -> Path:
+    """A relative file argument resolved in ``--root`` (``Path('.')`` leaves it as given)."""
+    return path if path.is_absolute() else root / path
+
+
+# --------------------------------------------------------------------------- init
+
+
+@app.command()
+@cli_errors
+def init(
+    directory: Annotated[Path, typer.Argument(help="Where to create the project (default: here).")] = Path(
+        "."
+    ),
+    suite: Annotated[str, typer.Option("--suite", help="The suite name: tasks/<suite>.jsonl.")] = "shop",
+    example: Annotated[
+        bool,
+        typer.Option("--example", help="Copy the bundled travel-desk example instead (fixtures included)."),
+    ] = False,
+) -> None:
+    """Start a project: tasks, agent stubs, tiers, CI workflow, .gitignore. Never overwrites."""
+    from perturb.scaffold.core import init_project
+
+    typer.echo(init_project(directory, suite=suite, example=example).summary())
+
+
 # --------------------------------------------------------------------------- tasks
 
 
@@ -93,10 +128,12 @@ def _root(
 def validate(
     path: Annotated[Path, typer.Argument(help="A task file, tasks/<suite>.jsonl.")],
 ) -> None:
-    """Check a task file; print every problem as FILE:LINE: field: message (exit 2)."""
-    from perturb.tasks import load_tasks
+    """Check a task file and that its callable graders import; print every problem as
+    FILE:LINE: field: message (exit 2)."""
+    from perturb.tasks import check_graders_import, load_tasks
 
     suite = load_tasks(path)
+    check_graders_import(suite)
     n_slots = sum(len(t.slots) for t in suite.tasks)
     typer.echo(f"{path}: ok: {len(suite.tasks)} tasks, {n_slots} declared slots")
 
@@ -168,8 +205,9 @@ def generate(
     seed: Annotated[int, typer.Option(help="Seed; every candidate's RNG derives from it.")] = 0,
     review_dir: Annotated[
         Path | None,
-        typer.Option(help="Review root (default: review/ beside tasks/, else ./review)."),
+        typer.Option(help="Review root (default: review/ beside tasks/)."),
     ] = None,
+    root: RootOption = Path("."),
 ) -> None:
     """Propose perturbed variants of every task into review/<suite>/ for a person to review."""
     from perturb.generate.core import GenerateOptions, parse_classes, parse_intensity
@@ -198,7 +236,7 @@ def generate(
         review_root=review_dir,
         progress=_progress_bar(counts=False),
     )
-    typer.echo(run_generate(tasks, options).summary())
+    typer.echo(run_generate(_in_root(root, tasks), options).summary())
 
 
 # ------------------------------------------------------------------ review / freeze / verify
@@ -211,11 +249,6 @@ def _progress_bar(*, counts: bool) -> Any:
     from perturb.console import BarProgress
 
     return BarProgress(counts=counts)
-
-
-RootOption = Annotated[
-    Path, typer.Option("--root", help="Project directory (holds tasks/, review/, fixtures/).")
-]
 
 
 @app.command()
@@ -309,7 +342,10 @@ def freeze(
     """Write fixtures/<suite>.jsonl and its lock from the canonical tasks and accepted variants."""
     from perturb.freeze.core import freeze as do_freeze
 
-    typer.echo(do_freeze(root, suite, allow_drop=allow_drop).summary())
+    result = do_freeze(root, suite, allow_drop=allow_drop)
+    typer.echo(result.summary())
+    for warning in result.warnings:
+        err(f"warning: {one_line(warning)}")
 
 
 @app.command()
@@ -412,6 +448,13 @@ def run(
         list[str] | None,
         typer.Option("--fault-classes", help="Fault classes to inject (default: the six single ones)."),
     ] = None,
+    max_retries: Annotated[
+        int | None,
+        typer.Option(
+            "--max-retries",
+            help="openai: agents: retries per model request (429, 5xx, timeouts; default 6).",
+        ),
+    ] = None,
     pass_env: Annotated[
         list[str] | None,
         typer.Option(
@@ -420,6 +463,26 @@ def run(
             "gets only PATH, HOME, locale and temp-dir variables, no API keys.",
         ),
     ] = None,
+    executor: Annotated[
+        str,
+        typer.Option(
+            "--executor",
+            help="Where trials run: local (this process) or ray (a pool of Ray actors; "
+            "pip install 'perturb-eval[ray]'). The driver writes the run either way.",
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            "--ray-address",
+            help="Ray cluster: auto, ray://HOST:PORT or HOST:PORT (default: start one on this machine).",
+        ),
+    ] = None,
+    resources: Annotated[
+        str | None,
+        typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
+    ] = None,
+    root: RootOption = Path("."),
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -434,7 +497,7 @@ def run(
         )
     summary = run_trials(
         RunOptions(
-            fixtures=fixtures,
+            fixtures=_in_root(root, fixtures),
             agent=agent or f"cmd:{agent_cmd}",
             trials=trials,
             concurrency=concurrency,
@@ -452,7 +515,11 @@ def run(
             api_key_env=api_key_env,
             judge_model=judge_model,
             pass_env=tuple(pass_env or ()),
+            max_retries=max_retries,
             progress=_progress_bar(counts=True),
+            executor=executor,
+            ray_address=ray_address,
+            resources=resources,
         )
     )
     typer.echo(summary.summary())
@@ -633,6 +700,44 @@ def plan(
     from perturb.report.plan import plan as make_plan
 
     typer.echo(make_plan(PlanOptions(detect, tasks, n, tolerance, k, rate)).summary())
+
+
+# --------------------------------------------------------------------------- export / import
+
+
+@app.command()
+@cli_errors
+def export(
+    fixtures: Annotated[Path, typer.Argument(help="The fixture file, fixtures/<suite>.jsonl.")],
+    to: Annotated[str, typer.Option("--to", help="inspect, promptfoo or csv.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write here (default: standard output).")
+    ] = None,
+) -> None:
+    """Write verified fixtures for another runner, each prompt with its sha256 from the lock."""
+    from perturb.interop.core import ExportOptions, export_fixtures
+
+    result = export_fixtures(ExportOptions(fixtures, to, output))
+    if output is None:
+        sys.stdout.write(result.text)
+    for line in result.summary().split("\n"):
+        err(one_line(line))
+
+
+@app.command(name="import")
+@cli_errors
+def import_(
+    source: Annotated[Path, typer.Argument(help="The file to import.")],
+    fmt: Annotated[str, typer.Option("--from", help="csv, promptfoo or inspect.")],
+    suite: Annotated[
+        str | None, typer.Option("--suite", help="Suite name (default: the file's name).")
+    ] = None,
+    root: RootOption = Path("."),
+) -> None:
+    """Turn an eval set into tasks/<suite>.jsonl (never overwrites); detected slots to confirm."""
+    from perturb.interop.core import ImportOptions, import_tasks
+
+    typer.echo(import_tasks(ImportOptions(source, fmt, suite, root)).summary())
 
 
 def main() -> None:

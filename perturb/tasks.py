@@ -102,6 +102,16 @@ def parse_task(raw: dict[str, Any]) -> tuple[Task | None, list[tuple[str, str]]]
     return (None if problems else task), problems
 
 
+def to_confirm_message(task: Task) -> str:
+    """What ``perturb validate`` says of a task whose imported slots are not confirmed yet."""
+    proposed = ", ".join(f"{name}={value!r}" for name, value in task.slots_to_confirm.items())
+    return printable(
+        f"proposed by `perturb import` from detected values: {proposed} (expected a person to "
+        'confirm them: move the values that carry the task\'s meaning into "slots", rename them '
+        'as you like, and delete "slots_to_confirm")'
+    )
+
+
 def load_tasks(path: str | Path) -> TaskSuite:
     """Load and validate ``tasks/<suite>.jsonl``; raise :class:`TaskFormatError` listing every
     problem (or :class:`InputError` if the file cannot be read at all)."""
@@ -129,11 +139,36 @@ def load_tasks(path: str | Path) -> TaskSuite:
                 )
                 continue
             lines[raw_id] = line
+        if task is not None and task.slots_to_confirm:
+            problems.append(f"{name}:{line}: slots_to_confirm: {to_confirm_message(task)}")
+            continue
         if task is not None:
             tasks.append(task)
     if problems:
         raise TaskFormatError(name, problems)
     return TaskSuite(name=suite_name(p), path=p, tasks=tasks, lines=lines)
+
+
+def check_graders_import(suite: TaskSuite) -> None:
+    """What ``perturb validate`` adds to :func:`load_tasks`: every grader that runs project code
+    (a ``callable``) must import now, with the project directory importable as ``perturb run``
+    makes it, so a typo fails here and not after a run has started. Graders that need a model
+    (``llm_judge``) are checked by ``perturb run``. Raises :class:`TaskFormatError`."""
+    from perturb.generate.input import project_root
+    from perturb.run.agents import add_import_paths
+    from perturb.run.graders import GRADERS, check_grader
+
+    add_import_paths(project_root(suite.path))
+    problems = []
+    for task in suite.tasks:
+        if GRADERS.get(task.grader.type).uses_judge:
+            continue
+        try:
+            check_grader(task.grader, task.expected)
+        except GraderError as exc:
+            problems.append(f"{suite.path}:{suite.lines.get(task.id, 0)}: grader: {printable(str(exc))}")
+    if problems:
+        raise TaskFormatError(str(suite.path), problems)
 
 
 def task_json_schema() -> dict[str, Any]:

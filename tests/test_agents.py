@@ -105,7 +105,8 @@ def test_python_crash_is_an_exception_error_naming_it() -> None:
         ("tests.sample_agents:nope", "module 'tests.sample_agents' has no attribute 'nope'"),
         ("tests.sample_agents:NOT_CALLABLE", "'NOT_CALLABLE' is a int, expected a function"),
         ("tests.sample_agents:Counter", "'Counter' is a class; write 'tests.sample_agents:Counter()'"),
-        ("not a spec", "expected 'module:function', 'module:factory()'"),
+        ("not-a-spec", "expected 'module:function', 'module:factory()'"),
+        ("not a spec", "looks like a command (expected --agent 'cmd:not a spec' to run it as a subprocess"),
     ],
 )
 def test_python_load_errors(spec: str, message: str) -> None:

@@ -82,3 +82,42 @@ def test_write_atomic_gives_normal_file_modes(tmp_path: Path) -> None:
     kept.chmod(0o640)
     write_atomic(kept, "new")
     assert kept.stat().st_mode & 0o777 == 0o640
+
+
+# --------------------------------------------------------------------------- jsonlines at the boundary
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        # jsonlines itself skips one leading BOM or RFC 7464 separator; perturb refuses both
+        (
+            b'\xef\xbb\xbf{"a":1}',
+            "starts with a byte-order mark (expected UTF-8 without BOM; re-save it without BOM)",
+        ),
+        (b'\x1e{"a":1}', "invalid JSON: Expecting value at column 1 (expected one JSON object per line)"),
+        # jsonlines refuses a null line unless asked; perturb names what it expected
+        (b"null", "expected a JSON object, got null"),
+        (b'{"a":1,"a":2}', 'duplicate key "a" in one object (expected each key once)'),
+        (b'{"a":NaN}', "NaN is not JSON (expected a finite number)"),
+        (b'{"a":\xff}', "not valid UTF-8 (byte 6 of the line; expected UTF-8 text)"),
+    ],
+)
+def test_lines_jsonlines_would_accept_or_word_differently(tmp_path: Path, line: bytes, message: str) -> None:
+    p = tmp_path / "t.jsonl"
+    p.write_bytes(b'{"ok":1}\n\n' + line + b"\n")
+    with pytest.raises(InputError) as exc:
+        read_jsonl(p)
+    assert str(exc.value) == f"{p}:3: {message}"
+
+
+def test_written_lines_are_read_back_by_plain_jsonlines(tmp_path: Path) -> None:
+    import jsonlines
+
+    p = tmp_path / "w.jsonl"
+    rows = [{"text": "café\u2028", "n": 1}, {"nested": {"x": [1, 2.5, None]}}]
+    write_jsonl_atomic(p, rows)
+    assert p.read_bytes() == '{"text":"café\u2028","n":1}\n{"nested":{"x":[1,2.5,null]}}\n'.encode()
+    with jsonlines.open(p) as reader:
+        assert list(reader) == rows
+    assert read_jsonl(p) == [(1, rows[0]), (2, rows[1])]

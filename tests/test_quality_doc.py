@@ -21,7 +21,7 @@ def _eval_module():
     return module
 
 
-@pytest.mark.parametrize("root", ["benchmarks/dev", "benchmarks/heldout"])
+@pytest.mark.parametrize("root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/heldout"])
 def test_quality_doc_epsilon_tables_match_the_candidates(root: str) -> None:
     text = DOC.read_text("utf-8")
     m = re.search(rf"<!-- epsilon: {re.escape(root)} (\S+) -->\n((?:\|.*\n)+)", text)

@@ -277,6 +277,45 @@ def test_paraphrase_word_swaps_do_not_repeat_a_nearby_word() -> None:
         assert "cheap or fairly cheap" not in text and "inexpensive or fairly inexpensive" not in text
 
 
+def test_paraphrase_asks_wh_and_yes_no_questions_indirectly() -> None:
+    cases = {
+        "What forms do I need to open a joint account?": "what forms I need to open a joint account",
+        "Do we need an appointment to renew a passport?": "whether we need an appointment to renew a passport",
+        "Can I pay the fee by card?": "whether I can pay the fee by card",
+        "Do you deliver to Galway?": "whether you deliver to Galway",
+        "How long does it normally take?": "how long it normally takes",
+        "When does the spring term start in Leeds?": "when the spring term starts in Leeds",
+    }
+    for prompt, clause in cases.items():
+        got = texts(task(prompt), "paraphrase")
+        assert got and all(clause in t for t in got), (prompt, got)
+    assert not any(
+        "Do you know whether you" in t for t in texts(task("Do you deliver to Galway?"), "paraphrase")
+    )
+    # an unpunctuated run-on with a second subject is left alone
+    run_on = task("do you sell paint i need 3 tins by friday", {"qty": "3 tins", "day": "friday"})
+    assert not any("whether" in t for t in texts(run_on, "paraphrase"))
+    # a yes/no request to the agent ("Can you X?") is not an indirect question
+    assert not any(
+        "whether you can" in t for t in texts(task("Can you move my class to Friday?"), "paraphrase")
+    )
+
+
+def test_paraphrase_reaches_imperatives_beyond_the_booking_verbs() -> None:
+    for prompt in ("Invite Sam to the team chat", "Hire a cleaner for Saturday", "Print my boarding pass"):
+        got = texts(task(prompt), "paraphrase")
+        assert got, prompt
+        verb = prompt.split()[0].lower()
+        assert all(re.search(rf"\b{verb}\b", t) for t in got), got
+
+
+def test_paraphrase_word_swaps_fit_the_context() -> None:
+    leave = task("I want to take annual leave from July 7 to July 18", {"a": "July 7", "b": "July 18"})
+    assert not any("depart" in t for t in texts(leave, "paraphrase"))
+    house = task("Find a house in Austin under $450,000", {"city": "Austin", "budget": "$450,000"})
+    assert not any("less than" in t for t in texts(house, "paraphrase"))
+
+
 # --------------------------------------------------------------------------- register
 
 
@@ -294,6 +333,20 @@ def test_register_never_wraps_a_noun_opener_round_an_infinitive() -> None:
     t = task("I want the heating to come on at 6 every morning.")
     for text in texts(t, "register"):
         assert not text.startswith(("Gimme", "I should be grateful for", "I would be grateful for")), text
+
+
+def test_register_has_no_archaic_should_and_no_greeting_before_a_dropped_subject() -> None:
+    got = []
+    for prompt in (
+        "Book a call with Ms. Alvarez for Monday at 3 pm",
+        "Hello, I'd like a quote for a new roof.",
+    ):
+        for tid in ("law-005", "a", "b", "c"):
+            got += texts(task(prompt, tid=tid), "register")
+    for text in got:
+        assert "I should be grateful" not in text, text
+        assert not re.match(r"(?:Hi|Hello|Hey|Yo)\b[^.?!]*?, (?:need|want|pls|need u)\b", text, re.I), text
+    assert any(t.startswith(("Need a quote", "Want a quote")) for t in got)  # terse: greeting dropped
 
 
 def test_acronyms_swapped_for_words_keep_the_words_case() -> None:
@@ -363,3 +416,50 @@ def test_a_swap_whose_target_is_inside_the_matched_phrase_still_applies() -> Non
     t = task("I need to cancel my gym membership from next month.", {"when": "next month"})
     terse = [v for v in texts(t, "register") if v.startswith(("Need to", "need to"))]
     assert terse, texts(t, "register")
+
+
+def test_register_opener_fits_the_level() -> None:
+    prompts = [
+        task("Book a table for 2 at 7pm on Friday", {"t": "7pm", "d": "Friday"}, tid="r1"),
+        task("Cancel my gym membership from next month", tid="r2"),
+        task("Renew my parking permit for Zone B", {"z": "Zone B"}, tid="r3"),
+        task("Send the invoice to my work address, please.", tid="r4"),
+    ]
+    means = {}
+    for level in (0.1, 0.5):
+        eps = []
+        for t in prompts:
+            for seed in range(6):
+                for index in (0, 1):
+                    try:
+                        v = keyed(t, "register", level, seed, index)
+                    except SkipGeneration:
+                        continue
+                    eps.append(measure_epsilon(t, "register", v.text))
+        assert len(eps) >= 20
+        means[level] = sum(eps) / len(eps)
+    # a low level takes the short openers ("Pls", "Kindly"), a high one the long ones
+    assert means[0.1] + 0.1 < means[0.5], means
+
+
+def test_register_rewords_can_someone_and_dropped_subjects() -> None:
+    got = []
+    for tid in ("s1", "s2", "s3", "s4"):
+        got += texts(task("My payslip is wrong this month. Can someone check it?", tid=tid), "register")
+    assert any("check it" in t and "someone" not in t for t in got), got
+    assert not any(re.search(r"(?:^|\. )Check it\.", t) for t in got), got
+    low = []
+    for tid in ("d1", "d2", "d3", "d4"):
+        low += texts(task("need to change my address before friday", {"day": "friday"}, tid=tid), "register")
+    assert "gotta change my address before friday" in low, low
+
+
+def test_paraphrase_adds_no_second_for() -> None:
+    call = task(
+        "Book a call with Ms. Alvarez for Monday at 3 pm", {"n": "Ms. Alvarez", "d": "Monday", "t": "3 pm"}
+    )
+    assert not any(text.endswith("for me") for text in texts(call, "paraphrase"))
+    timer = task("Set a timer for 45 seconds", {"d": "45 seconds"})
+    assert not any("for me" in text for text in texts(timer, "paraphrase"))
+    plumber = task("Find a plumber near Camden", {"p": "Camden"})
+    assert any(text.endswith("near Camden for me") for text in texts(plumber, "paraphrase"))

@@ -69,6 +69,8 @@ class FreezeResult:
     unchanged: bool
     dropped: list[str] = field(default_factory=list)
     """Variant ids the previous fixtures held and these do not."""
+    warnings: list[str] = field(default_factory=list)
+    """Things worth saying that are not errors (the CLI prints them on stderr)."""
 
     def summary(self) -> str:
         n_variants = self.n_accepted + self.n_edited
@@ -301,7 +303,15 @@ def freeze(root: Path, suite: str | None = None, *, allow_drop: bool = False) ->
                 f"restore {paths.review_dir} from git, or pass --allow-drop to drop them)"
             )
         changed = write_pair(paths.fixtures, render_fixtures(entries), paths.lock, render_lock(lock))
+    warnings = []
+    if not paths.candidates.exists():
+        warnings.append(
+            f"no {paths.candidates}: 0 variants, the fixtures hold the canonical prompts only "
+            f"(fine for pass^k first; to add variants run `perturb generate {paths.tasks}`, "
+            "`perturb review`, then `perturb freeze` again)"
+        )
     return FreezeResult(
+        warnings=warnings,
         fixtures_path=paths.fixtures,
         lock_path=paths.lock,
         n_canonical=counts["canonical"],

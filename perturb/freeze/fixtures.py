@@ -70,6 +70,48 @@ class SuitePaths:
         return confine(self.root, lock_path_for(self.fixtures))
 
 
+def _freeze_command(root: Path) -> str:
+    return "perturb freeze" if root in (Path("."), Path("")) else f"perturb freeze --root {root}"
+
+
+def _looks_like_tasks(path: Path) -> bool:
+    """The first object of the file is a task (an ``id`` and a ``prompt``, no ``task_id``)."""
+    for _, item in iter_jsonl_lines(path):
+        return isinstance(item, dict) and "prompt" in item and "task_id" not in item
+    return False
+
+
+def check_fixtures_path(path: Path) -> None:
+    """What ``perturb run`` needs before anything else: frozen fixtures. A task file, or
+    fixtures not frozen yet, is a :class:`UsageError` saying which command writes them."""
+    suite = path.name[: -len(".jsonl")] if path.name.endswith(".jsonl") else path.stem
+    root = path.parent.parent
+    fixtures = root / "fixtures" / f"{suite}.jsonl"
+    if path.is_file() and path.parent.name != "tasks" and _looks_like_tasks(path):
+        raise UsageError(
+            f"{path}: is a task file, not frozen fixtures, and outside tasks/ (expected it at "
+            f"<project>/tasks/{suite}.jsonl; move it there, run `perturb freeze` in <project>, "
+            f"then `perturb run fixtures/{suite}.jsonl`)"
+        )
+    if path.is_file() and path.parent.name == "tasks":
+        raise UsageError(
+            f"{path}: is a task file, not frozen fixtures (expected {fixtures}; run "
+            f"`{_freeze_command(root)}` to write it: without a review it holds the canonical "
+            "prompts only, enough for pass^k)"
+        )
+    if not path.exists():
+        tasks = root / "tasks" / f"{suite}.jsonl"
+        if tasks.is_file():
+            raise UsageError(
+                f"{path}: no such file: the suite is not frozen yet (run `{_freeze_command(root)}` "
+                f"to write it from {tasks})"
+            )
+        raise UsageError(
+            f"{path}: no such file (expected fixtures/<suite>.jsonl written by `perturb freeze` "
+            "from tasks/<suite>.jsonl)"
+        )
+
+
 def lock_path_for(fixtures_path: Path) -> Path:
     """``fixtures/<suite>.lock.json`` next to ``fixtures/<suite>.jsonl``."""
     name = fixtures_path.name

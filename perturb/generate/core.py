@@ -269,6 +269,20 @@ async def _llm_all(
     return drafts, skips
 
 
+def _check_server(settings: LLMSettings) -> None:
+    """Before any request: retry limits in range, the base URL well formed, the key there (or
+    not needed) and the server listening (:func:`perturb.io.llm.preflight`)."""
+    from perturb.io.llm import OPENAI_URL, preflight, resolve_api_key
+
+    if settings.max_retries < 0:
+        raise UsageError(f"--max-retries must be >= 0, got {settings.max_retries}")
+    if settings.timeout <= 0:
+        raise UsageError(f"--timeout must be > 0, got {settings.timeout:g}")
+    base_url = settings.resolved_base_url()
+    resolve_api_key(settings.api_key_env, base_url)
+    preflight(base_url or OPENAI_URL, what="--generator llm: the server")
+
+
 def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult:
     """Generate candidates for every task of ``tasks_path`` into ``review/<suite>/``."""
     path = Path(tasks_path)
@@ -282,6 +296,14 @@ def generate(tasks_path: str | Path, options: GenerateOptions) -> GenerateResult
         raise UsageError(f"unknown generator {options.generator!r} (expected rules or llm)")
     if options.generator == "llm" and (options.llm is None or not options.llm.model):
         raise UsageError("--generator llm needs --model (the model name the server serves)")
+    if options.llm is not None and options.generator == "llm":
+        _check_server(options.llm)
+    if options.review_root is None and Path(path).resolve().parent.name != "tasks":
+        raise UsageError(
+            f"{path}: a task file must be in a tasks/ directory (expected "
+            f"<project>/tasks/{suite.name}.jsonl, where `perturb freeze` looks for it; move it "
+            "there, or pass --review-dir to write candidates elsewhere)"
+        )
     root = options.review_root or (project_root(path) / "review")
     review_dir = confine(root, root / suite.name)
     for name in ("candidates.jsonl", "skipped.jsonl", "journal.jsonl", ".lock"):

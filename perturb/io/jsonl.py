@@ -1,7 +1,10 @@
 """JSONL and file I/O with ``FILE:LINE`` errors, atomic writes and durable appends.
 
 * :func:`read_jsonl` yields ``(line_number, object)`` and raises :class:`InputError` naming
-  the file and line for bad UTF-8, bad JSON, a non-object line or a truncated last line.
+  the file and line for bad UTF-8, bad JSON, a non-object line or a truncated last line. The
+  lines are read by :class:`jsonlines.Reader` and written by :class:`jsonlines.Writer`; the
+  strict parser (:func:`loads_strict`: duplicate keys, non-finite numbers, huge integers, deep
+  nesting, byte-order marks) and the messages are perturb's own.
 * :func:`write_atomic` writes a whole file through a temp file in the same directory,
   fsyncs it and renames it over the target, so a reader (or a crash) sees the old or
   the new content, never half of it.
@@ -12,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import math
 import os
@@ -22,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import jsonlines
 from pydantic import BaseModel, ValidationError
 
 from perturb.errors import InputError, OutputError
@@ -85,6 +90,31 @@ def read_json(path: str | os.PathLike[str]) -> Any:
     return loads_strict(text, str(path))
 
 
+_SKIPPED_BY_JSONLINES = (b"\xef\xbb\xbf", b"\x1e")
+
+
+class _Lines:
+    """The raw lines of a file, handed to a :class:`jsonlines.Reader` one at a time; remembers
+    which line the reader is on (the reader returns values, not line numbers)."""
+
+    def __init__(self, raw_lines: list[bytes]) -> None:
+        self.raw_lines = raw_lines
+        self.number = 0
+
+    def __iter__(self) -> Iterator[bytes]:
+        for number, raw in enumerate(self.raw_lines, start=1):
+            self.number = number
+            yield raw
+
+    def loads(self, text: str | bytes) -> Any:
+        """The strict parser, on the line as written: jsonlines drops one leading byte-order
+        mark or RFC 7464 record separator, which perturb refuses like any other stray byte."""
+        raw = self.raw_lines[self.number - 1]
+        if raw.startswith(_SKIPPED_BY_JSONLINES):
+            text = raw.decode("utf-8")  # it decoded already, or jsonlines would not call us
+        return _parse(text if isinstance(text, str) else text.decode("utf-8"))
+
+
 def iter_jsonl_lines(
     path: str | os.PathLike[str],
     data: bytes | None = None,
@@ -93,7 +123,9 @@ def iter_jsonl_lines(
 ) -> Iterator[tuple[int, dict[str, Any] | InputError]]:
     """Yield ``(line, obj)`` for good lines and ``(line, InputError)`` for bad ones; never raises
     for content. Blank lines are skipped. A last line without its newline that does not parse
-    is reported as truncated, or silently dropped with ``tolerate_truncated_tail``."""
+    is reported as truncated, or silently dropped with ``tolerate_truncated_tail``.
+
+    The lines are read by :class:`jsonlines.Reader` with :func:`loads_strict`'s parser."""
     name = str(path)
     if data is None:
         data = read_bytes(path)
@@ -102,42 +134,38 @@ def iter_jsonl_lines(
     if ends_clean:
         raw_lines.pop()
     last_line = len(raw_lines)
-    for line, raw in enumerate(raw_lines, start=1):
-        if not raw.strip():
-            continue
-        truncated = line == last_line and not ends_clean
+    lines = _Lines(raw_lines)
+    reader = jsonlines.Reader(lines, loads=lines.loads)
+    while True:
         try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as exc:
+            obj = reader.read(allow_none=True, skip_empty=True)
+        except EOFError:
+            return
+        except jsonlines.InvalidLineError as exc:
+            line, cause = exc.lineno, exc.__cause__
+            truncated = line == last_line and not ends_clean
+            if isinstance(cause, _Reject):
+                yield line, InputError(name, cause.message, line=line)
+                continue
             if truncated and tolerate_truncated_tail:
                 return
-            yield (
-                line,
-                InputError(
-                    name,
-                    f"not valid UTF-8 (byte {exc.start + 1} of the line; expected UTF-8 text)",
-                    line=line,
-                ),
-            )
-            continue
-        try:
-            obj = _parse(text)
-        except _Reject as exc:
-            yield line, InputError(name, exc.message, line=line)
-            continue
-        except json.JSONDecodeError as exc:
-            if truncated and tolerate_truncated_tail:
-                return
-            if truncated:
+            if isinstance(cause, UnicodeDecodeError):
+                msg = f"not valid UTF-8 (byte {cause.start + 1} of the line; expected UTF-8 text)"
+            elif truncated:
                 msg = "truncated last line (no newline and not valid JSON; was the file cut off?)"
-            else:
-                msg = f"invalid JSON: {exc.msg} at column {exc.colno} (expected one JSON object per line)"
+            elif isinstance(cause, json.JSONDecodeError):
+                msg = f"invalid JSON: {cause.msg} at column {cause.colno} (expected one JSON object per line)"
+            else:  # pragma: no cover - jsonlines raises only for the causes above
+                msg = f"invalid JSON: {exc.message} (expected one JSON object per line)"
             yield line, InputError(name, msg, line=line)
             continue
         if not isinstance(obj, dict):
-            yield line, InputError(name, f"expected a JSON object, got {_json_type(obj)}", line=line)
+            yield (
+                lines.number,
+                InputError(name, f"expected a JSON object, got {_json_type(obj)}", line=lines.number),
+            )
             continue
-        yield line, obj
+        yield lines.number, obj
 
 
 def _json_type(obj: Any) -> str:
@@ -227,8 +255,12 @@ def write_atomic(path: str | os.PathLike[str], data: bytes | str) -> None:
 
 
 def write_jsonl_atomic(path: str | os.PathLike[str], objects: Iterable[Any]) -> None:
-    """Atomically write ``objects`` as JSONL (one compact line each, trailing newline)."""
-    write_atomic(path, "".join(dumps_line(obj) + "\n" for obj in objects))
+    """Atomically write ``objects`` as JSONL (one compact line each, trailing newline), the lines
+    made by :class:`jsonlines.Writer` with :func:`dumps_line`."""
+    buf = io.StringIO()
+    with jsonlines.Writer(buf, dumps=dumps_line) as writer:
+        writer.write_all(objects)
+    write_atomic(path, buf.getvalue())
 
 
 def write_json_atomic(path: str | os.PathLike[str], obj: Any) -> None:

@@ -33,17 +33,18 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import openai
-from openai import AsyncOpenAI
 
 from perturb.errors import LLMError, UsageError
 from perturb.io.hashing import canonical_json
+from perturb.io.inert import printable
 from perturb.io.jsonl import read_json, write_json_atomic
 from perturb.io.secrets import public_url as public_url_of
 from perturb.io.secrets import redact
+
+if TYPE_CHECKING:  # the SDK is imported when a client is made, so `perturb run` of a
+    from openai import AsyncOpenAI  # Python agent does not pay for importing it
 
 DEFAULT_TIMEOUT = 60.0
 DEFAULT_MAX_RETRIES = 4
@@ -98,20 +99,71 @@ def resolve_base_url(explicit: str | None, default: str | None = None) -> str | 
     return url
 
 
-def make_client(settings: LLMSettings) -> AsyncOpenAI:
-    """An ``AsyncOpenAI`` client (SDK retries off: :func:`chat_with_retries` owns them).
+NO_KEY = "no-key"
+"""What is sent as the API key to a server that needs none (not a secret: never redacted)."""
 
-    Without a key in ``$<api_key_env>``: a local server (``--base-url``) gets a placeholder
-    key (vLLM, llama.cpp and Ollama ignore it); the OpenAI API is refused with a UsageError."""
-    key = os.environ.get(settings.api_key_env) or None
+PREFLIGHT_CONNECT_S = 5.0
+"""How long the preflight waits for a TCP connection before calling the server unreachable."""
+
+
+def resolve_api_key(api_key_env: str | None, base_url: str | None) -> str:
+    """The API key from ``$<api_key_env>`` (default ``OPENAI_API_KEY``).
+
+    Keyless servers: when the variable is unset and the base URL is set to anything but the
+    OpenAI API (Ollama, llama.cpp, vLLM, ... on any host), :data:`NO_KEY` is sent, which such
+    servers ignore; a server that does want a key answers 401, which stops the run with that
+    status. The OpenAI API without a key is a :class:`UsageError`. The key is only ever held
+    by the client: never written to a file, record or message."""
+    env = api_key_env or "OPENAI_API_KEY"
+    key = os.environ.get(env)
+    if key:
+        return key
+    if base_url is not None and urlsplit(base_url).hostname != urlsplit(OPENAI_URL).hostname:
+        return NO_KEY
+    raise UsageError(
+        f"${env} is not set (expected an API key in that environment variable, or name another "
+        "with --api-key-env; a local OpenAI-compatible server given with --base-url needs no key)"
+    )
+
+
+def preflight(base_url: str, *, what: str = "the model server") -> None:
+    """Fail fast, before any request is paid for, when nothing listens at ``base_url``: one TCP
+    connection to its host and port (nothing is sent). A refused or timed-out connection, or a
+    host that does not resolve, raises :class:`LLMError` with one line naming the URL; anything
+    that accepts the connection is left to the requests (and their retries). Skipped when the
+    URL goes through a proxy (``HTTPS_PROXY`` / ``HTTP_PROXY``), which perturb cannot see past."""
+    import socket
+    import urllib.request
+
+    parts = urlsplit(base_url)
+    host = parts.hostname or ""
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    if urllib.request.getproxies().get(parts.scheme) and not urllib.request.proxy_bypass(host):
+        return
+    try:
+        socket.create_connection((host, port), timeout=PREFLIGHT_CONNECT_S).close()
+        return
+    except ConnectionRefusedError:
+        reason = "connection refused"
+    except socket.gaierror:
+        reason = "host not found"
+    except TimeoutError:
+        reason = f"no connection within {PREFLIGHT_CONNECT_S:g} s"
+    except OSError as exc:
+        reason = f"cannot connect ({printable(exc.strerror or str(exc))})"
+    raise LLMError(
+        f"{what} at {public_url_of(base_url)} is unreachable: {reason} (expected an "
+        "OpenAI-compatible server listening there; start it or fix --base-url; nothing was run)"
+    )
+
+
+def make_client(settings: LLMSettings) -> AsyncOpenAI:
+    """An ``AsyncOpenAI`` client (SDK retries off: :func:`chat_with_retries` owns them); the
+    key from :func:`resolve_api_key` (a local server needs none)."""
+    from openai import AsyncOpenAI
+
     base_url = settings.resolved_base_url()
-    if key is None:
-        if base_url is None:
-            raise UsageError(
-                f"${settings.api_key_env} is not set (expected an API key in that environment "
-                "variable, or --base-url for a local OpenAI-compatible server)"
-            )
-        key = "unused-local-key"
+    key = resolve_api_key(settings.api_key_env, base_url)
     return AsyncOpenAI(api_key=key, base_url=base_url, max_retries=0, timeout=settings.timeout)
 
 
@@ -142,6 +194,8 @@ def retry_after_seconds(headers: Any) -> float | None:
 
 
 def _describe(exc: BaseException) -> str:
+    import openai
+
     if isinstance(exc, openai.APITimeoutError):
         return "timed out"
     if isinstance(exc, openai.APIConnectionError):
@@ -185,7 +239,9 @@ async def chat_with_retries(
     to have a malformed reply retried. ``extra`` goes to ``chat.completions.create``
     (``max_tokens``, ``top_p``, ...). Raises :class:`LLMError` when retries run out or the
     server refuses the request (4xx other than 408/409/429)."""
-    secrets = [getattr(client, "api_key", None)]
+    import openai
+
+    secrets = [key for key in [getattr(client, "api_key", None)] if key != NO_KEY]
     kwargs: dict[str, Any] = {"model": model, "messages": messages, **extra}
     if temperature is not None:
         kwargs["temperature"] = temperature

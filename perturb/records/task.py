@@ -66,6 +66,11 @@ class Task(Record):
     """Free-form labels (``["refund", "smoke"]``)."""
     metadata: dict[str, Any] = Field(default_factory=dict)
     """Anything else the user wants to carry along; passed to the agent untouched."""
+    slots_to_confirm: dict[str, str] = Field(default_factory=dict, exclude=True)
+    """Slots ``perturb import`` proposed from the values it detected in the prompt, for a person
+    to confirm: move the ones that carry the task's meaning into ``slots`` and delete this
+    field. A task file that still has it is refused (``perturb validate`` lists what to
+    confirm). Never part of the task's hash."""
 
     @model_validator(mode="before")
     @classmethod
@@ -83,7 +88,7 @@ class Task(Record):
 
     @model_validator(mode="after")
     def _slots_in_prompt(self) -> Task:
-        for name, value in self.slots.items():
+        for name, value in [*self.slots.items(), *self.slots_to_confirm.items()]:
             if not value:
                 raise ValueError(f"slot {name!r} is empty (expected a value from the prompt)")
             if value not in self.prompt:

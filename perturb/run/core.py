@@ -19,7 +19,7 @@ and those are simply run again on resume (a torn line is cut off), never duplica
 from __future__ import annotations
 
 import asyncio
-import os
+import contextlib
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -28,18 +28,28 @@ from typing import Any
 
 from perturb.errors import GraderError, UsageError
 from perturb.freeze.core import assert_verified, load_fixtures
-from perturb.freeze.fixtures import lock_path_for
+from perturb.freeze.fixtures import check_fixtures_path, lock_path_for
 from perturb.generate.perturbations import variant_kinds
 from perturb.io.clock import utc_now
 from perturb.io.config import Tier, get_tier
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
-from perturb.io.llm import OPENAI_URL, resolve_base_url
+from perturb.io.llm import OPENAI_URL, preflight, resolve_api_key, resolve_base_url
 from perturb.io.paths import confine
 from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
+from perturb.run.agents.spec import AgentSettings
+from perturb.run.executors import (
+    DEFAULT_EXECUTOR,
+    EXECUTORS,
+    ExecutorSettings,
+    ExecutorSpec,
+    WorkerRecipe,
+    check_address,
+    parse_resources,
+)
 from perturb.run.faults import parse_lambdas, resolve_classes
 from perturb.run.graders import GRADERS, check_grader
 from perturb.run.scheduler import Counts, ToolLayer, TrialRunner
@@ -79,6 +89,8 @@ class RunOptions:
     retry_errored: bool = False
     base_url: str | None = None
     api_key_env: str | None = None
+    max_retries: int | None = None
+    """``--max-retries``: retries per request of an ``openai:`` agent (None: its default, 6)."""
     pass_env: tuple[str, ...] = ()
     """``--pass-env NAME``: variables a ``cmd:`` agent gets beyond its allowlist (not recorded:
     the environment does not change the numbers' definition)."""
@@ -89,6 +101,13 @@ class RunOptions:
     """``--fault-classes``: the fault classes injected (default: every non-compound class)."""
     progress: Progress | None = None
     """Told how the run advances (the CLI draws a bar on a terminal); None: silent."""
+    executor: str = DEFAULT_EXECUTOR
+    """``--executor``: where trials run (``local``, ``ray``, or a plugin); not recorded: it does
+    not change the numbers, so a run may be resumed under another executor."""
+    ray_address: str | None = None
+    """``--ray-address``: ``auto``, ``ray://HOST:PORT`` or ``HOST:PORT``; None: a local cluster."""
+    resources: str | dict[str, Any] | None = None
+    """``--resources``: one worker's Ray resources, JSON such as ``{"CPU": 1, "GPU": 0}``."""
 
 
 @dataclass
@@ -125,6 +144,8 @@ class RunSummary:
             f"{t['wrong']} wrong, {t['errored']} errored) in {self.trials_path}"
         )
         tail = f"next: perturb report {self.run_dir}"
+        if self.notes:
+            tail = "; ".join(self.notes) + "; " + tail
         if self.done < self.total:
             tail = "rerun the same command to finish, then " + tail
         elif t["errored"]:
@@ -207,11 +228,15 @@ def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
     from perturb.run.graders.llm_judge import LLMJudge
 
     default = options.judge_model or next((m for m in sorted(m for m in models if m)), None)
-    env_name = options.api_key_env or "OPENAI_API_KEY"
-    key = os.environ.get(env_name)
+    url = resolve_base_url(options.base_url, OPENAI_URL)
+    try:
+        key = resolve_api_key(options.api_key_env, url)
+    except UsageError:
+        key = None
     if not default or not key:
         return None  # check_grader reports what is missing
-    url = resolve_base_url(options.base_url, OPENAI_URL)
+    if url is not None:
+        preflight(url, what="the llm_judge server")  # before any trial, like the agent's
     return LLMJudge(model=default, api_key=key, base_url=url, models={m or default for m in models})
 
 
@@ -246,6 +271,28 @@ def _faults(options: RunOptions, tier: Tier | None) -> tuple[list[float] | None,
     return lams, classes
 
 
+def _executor(options: RunOptions) -> tuple[ExecutorSpec, str | None, dict[str, float]]:
+    """The ``--executor`` spec and its checked cluster options (before anything is written)."""
+    from perturb.errors import PerturbError
+
+    try:
+        spec = EXECUTORS.get(options.executor)
+    except PerturbError as exc:
+        raise UsageError(f"--executor: {exc}") from None
+    if not spec.remote:
+        given = "--ray-address" if options.ray_address is not None else None
+        given = given or ("--resources" if options.resources is not None else None)
+        if given:
+            raise UsageError(
+                f"{given} applies to a cluster executor, not --executor {spec.name} (add --executor ray)"
+            )
+    address = check_address(options.ray_address) if options.ray_address is not None else None
+    resources = parse_resources(options.resources) if options.resources is not None else {}
+    if spec.check is not None:
+        spec.check()
+    return spec, address, resources
+
+
 def _check_task_tools(entries: list[FixtureEntry], suite: ToolSuite | None, fixtures: Path) -> None:
     """A task whose ``metadata.tools`` names an undeclared tool: UsageError before the run."""
     declared = set(suite.tools) if suite else set()
@@ -267,14 +314,18 @@ def _check_task_tools(entries: list[FixtureEntry], suite: ToolSuite | None, fixt
 def run(options: RunOptions) -> RunSummary:
     """Run (or resume) the trials; see the module docstring."""
     fixtures = Path(options.fixtures)
+    check_fixtures_path(fixtures)
     root = fixtures.parent.parent
     if options.out is not None and Path(options.out).exists() and not Path(options.out).is_dir():
         raise UsageError(
             f"--out {options.out}: is a file, not a directory (expected a run directory, new or "
             "written by `perturb run`; choose another --out)"
         )
+    if options.max_retries is not None and options.max_retries < 0:
+        raise UsageError(f"--max-retries must be >= 0, got {options.max_retries}")
     tier, trials, concurrency, timeout, classes, tasks = _resolve(options, root)
     lams, fault_classes = _faults(options, tier)
+    executor = _executor(options)
     lock = assert_verified(fixtures)
     lock_sha = sha256_bytes(read_bytes(lock_path_for(fixtures)))
     suite = suite_name(fixtures)
@@ -292,7 +343,11 @@ def run(options: RunOptions) -> RunSummary:
         temperature=options.temperature,
         request_timeout=timeout,
         pass_env=tuple(options.pass_env),
+        max_retries=options.max_retries,
     )
+    check_server = getattr(agent, "preflight", None)
+    if callable(check_server):
+        check_server()  # a model server that is not there fails here, before any trial
     judge = _make_judge(entries, options)
     for entry in entries:
         try:
@@ -351,6 +406,8 @@ def run(options: RunOptions) -> RunSummary:
             if tool_suite is not None or lams is not None
             else None
         ),
+        executor=executor,
+        root=root,
     )
     with run_lock(run_dir):  # creates the directory; one writer per run directory
         return _execute(plan)
@@ -377,6 +434,43 @@ class _Plan:
     secrets: list[str]
     lams: list[float] | None = None
     tools: ToolLayer | None = None
+    executor: tuple[ExecutorSpec, str | None, dict[str, float]] | None = None
+    root: Path | None = None
+
+    def recipe(self, run_id: str) -> WorkerRecipe:
+        """How a worker process rebuilds this run's trial runner."""
+        options, root = self.options, self.root
+        relative = None
+        if root is not None:
+            with contextlib.suppress(ValueError):
+                relative = str(root.resolve().relative_to(Path.cwd().resolve()))
+        judge = None
+        if self.judge is not None:
+            facts = self.judge.describe()
+            judge = {"model": facts["model"], "models": facts["models"], "base_url": self.judge.base_url}
+        return WorkerRecipe(
+            agent=options.agent,
+            settings=AgentSettings(
+                root.resolve() if root is not None else None,
+                options.base_url,
+                options.api_key_env,
+                options.temperature,
+                self.timeout,
+                tuple(options.pass_env),
+                options.max_retries,
+            ),
+            run_id=run_id,
+            suite=self.suite,
+            shas=self.shas,
+            seed=options.seed,
+            temperature=options.temperature,
+            timeout=self.timeout,
+            judge=judge,
+            api_key_env=options.api_key_env,
+            tools_sha256=self.tools.suite.sha256 if self.tools and self.tools.suite else None,
+            fault_classes=self.tools.classes if self.tools is not None else None,
+            root_relative=relative,
+        )
 
 
 def _execute(plan: _Plan) -> RunSummary:
@@ -449,6 +543,16 @@ def _execute(plan: _Plan) -> RunSummary:
         fsync_interval=FSYNC_INTERVAL_S,
         tools=plan.tools,
     )
+    if plan.executor is not None:
+        spec, address, resources = plan.executor
+        runner.executor = spec.create(
+            ExecutorSettings(
+                concurrency=plan.concurrency,
+                recipe=plan.recipe(run_id),
+                address=address,
+                resources=resources,
+            )
+        )
     with Appender(trials_path, fsync=False) as appender:
         asyncio.run(
             runner.run(
@@ -479,4 +583,5 @@ def _execute(plan: _Plan) -> RunSummary:
         wall_s=wall,
         retry_pass=retry_pass,
         resumed=resumed,
+        notes=runner.executor.notes() if runner.executor is not None else [],
     )

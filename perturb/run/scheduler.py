@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from perturb.errors import OutputError
 from perturb.io.hashing import content_hash
@@ -30,6 +30,9 @@ from perturb.run.faults import FaultPlan
 from perturb.run.graders import GRADERS, GraderSpec, grade, grade_async
 from perturb.run.store import trial_seed
 from perturb.run.tools import ToolClient, ToolSuite
+
+if TYPE_CHECKING:
+    from perturb.run.executors import TrialExecutor
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
@@ -97,6 +100,7 @@ class TrialRunner:
         counts: Counts,
         fsync_interval: float,
         tools: ToolLayer | None = None,
+        executor: TrialExecutor | None = None,
     ) -> None:
         self.agent = agent
         self.judge = judge
@@ -111,6 +115,9 @@ class TrialRunner:
         self.counts = counts
         self.fsync_interval = fsync_interval
         self.tools = tools
+        self.executor = executor
+        """Where trials run (None: here, by :meth:`trial`); the loop, the appends, the counts
+        and the fsync stay in this process whatever runs the trials."""
         self._server: Any = None
         self._ctx: dict[str, _Ctx] = {}
         self._pool: DaemonPool | None = None
@@ -185,9 +192,57 @@ class TrialRunner:
         except Exception as exc:  # noqa: BLE001 - the suite's state factory failed for this task
             return None, f"the tool state factory failed: {exception_text(exc)}"
 
-    async def _trial(
+    async def open(self) -> None:
+        """Start the agent (and, for a ``cmd:`` agent with tools, the loopback tool endpoint)."""
+        await self.agent.start()
+        if self.tools is not None and getattr(self.agent, "tools_over_http", False):
+            from perturb.run.tools.http import ToolServer
+
+            self._server = ToolServer()
+            self._server.start()
+
+    async def close(self) -> None:
+        """Stop what :meth:`open` started, the judge and the grading threads."""
+        await self.agent.aclose()
+        if self._server is not None:
+            self._server.stop()
+            self._server = None
+        if self.judge is not None:
+            await self.judge.aclose()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+    def errored_line(
+        self, entry: FixtureEntry, attempt: int, retry: int, lam: float, kind: str, error: str
+    ) -> bytes:
+        """The line of a trial that errored before any agent answered (an executor that lost
+        its worker): the same fields as :meth:`trial` writes, with no output."""
+        record = dict(self._context(entry).head)
+        record.update(
+            attempt=attempt,
+            outcome="errored",
+            output=None,
+            error=error,
+            error_kind=kind,
+            grader_note=None,
+            latency_s=0.0,
+            usage=None,
+            trace=None,
+            seed=trial_seed(self.seed, entry.id, attempt),
+            retry=retry,
+        )
+        if self.tools is not None:
+            record.update(lam=lam, tool_calls=[], duplicated_side_effects=0)
+        line = _dumps(record)
+        if self.secrets:
+            line = redact(line, self.secrets)
+        return (line + "\n").encode("utf-8")
+
+    async def trial(
         self, entry: FixtureEntry, attempt: int, retry: int, lam: float = 0.0
     ) -> tuple[bytes, str]:
+        """Run one trial here: call the agent, grade; the finished line and its outcome."""
         ctx = self._context(entry)
         seed = trial_seed(self.seed, entry.id, attempt)
         client, tool_problem = self._tool_client(ctx, attempt, lam)
@@ -284,8 +339,9 @@ class TrialRunner:
 
     async def _worker(self, jobs: Iterator[tuple[FixtureEntry, int, float, int]], appender: Appender) -> None:
         counts = self.counts
+        trial = self.executor.trial if self.executor is not None else self.trial
         for entry, attempt, lam, retry in jobs:
-            data, outcome = await self._trial(entry, attempt, retry, lam)
+            data, outcome = await trial(entry, attempt, retry, lam)
             appender.append_raw(data)  # written before it is counted: SIGKILL-safe
             self._written += 1
             counts.ran += 1
@@ -356,12 +412,14 @@ class TrialRunner:
         progress: Progress | None,
         label: str,
     ) -> None:
-        await self.agent.start()
-        if self.tools is not None and getattr(self.agent, "tools_over_http", False):
-            from perturb.run.tools.http import ToolServer
-
-            self._server = ToolServer()
-            self._server.start()
+        try:
+            if self.executor is not None:
+                await self.executor.start(self)
+            else:
+                await self.open()
+        except BaseException:
+            await (self.executor.aclose() if self.executor is not None else self.close())
+            raise
         helpers: list[asyncio.Task[None]] = [asyncio.create_task(self._fsync_loop(appender))]
         if progress is not None:
             progress.start(label, todo)
@@ -385,10 +443,7 @@ class TrialRunner:
             if progress is not None:
                 progress.update(self.counts.ran, self.counts.breakdown())
                 progress.stop()
-            await self.agent.aclose()
-            if self._server is not None:
-                self._server.stop()
-            if self.judge is not None:
-                await self.judge.aclose()
-            if self._pool is not None:
-                self._pool.shutdown(wait=False)
+            if self.executor is not None:
+                await self.executor.aclose()
+            else:
+                await self.close()

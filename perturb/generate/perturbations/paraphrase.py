@@ -219,7 +219,7 @@ _VERBISH = frozenset(
 _HOW_RE = re.compile(
     r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
 )
-_TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (?:do|should|can) (?:I|we) ([a-z][^?]*?)\??$")
+_TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (?:do|should|can) (?:I|i|we) ([a-z][^?]*?)\??$")
 
 
 def question_ops(
@@ -285,17 +285,50 @@ def question_ops(
     if m and not ops and not _has_verbish(m.group("np")):
         wh, aux, np, rest = m.group("wh"), m.group("aux").lower(), m.group("np"), m.group("rest")
         wh = wh[0].lower() + wh[1:]
+        adv = m.groupdict().get("adv") or ""
         if aux == "does":  # "how much does it cost to X" -> "how much it costs to X"
             verb, _, tail = rest.partition(" ")
-            clause = f"{np} {third_person(verb)}" + (f" {tail}" if tail else "")
-        else:
-            clause = f"{np} {aux} {rest}"
+            clause = f"{np}{adv} {third_person(verb)}" + (f" {tail}" if tail else "")
+        else:  # "how long will it usually take" -> "how long it will usually take"
+            clause = f"{np} {aux}{adv} {rest}"
         ops.append(("question:indirect", [(start, end, f"{lead}{wh} {clause}{stop}")]))
     m = _YES_NO_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
         new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
         ops.append(("question:whether", [(start, end, new)]))
+    m = _WH_SUBJECT_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("noun")) and not _NEW_CLAUSE_RE.search(m.group("rest")):
+        # "What documents do I need to X?" -> "... what documents I need to X"
+        aux = m.group("aux").lower()
+        verb = "" if aux == "do" else aux + " "
+        wh = m.group("wh").lower()
+        new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{m.group('rest')}{stop}"
+        ops.append(("question:indirect", [(start, end, new)]))
+    m = _DO_I_RE.match(body)
+    if m and not ops and not _NEW_CLAUSE_RE.search(m.group("rest")):
+        # "Do I need a solicitor?" -> "... whether I need a solicitor"; "Can I X?" -> "whether I
+        # can X"; "Do you have X?" -> "Could you tell me whether you have X?"
+        aux, subj, rest = m.group("aux").lower(), m.group("subj"), m.group("rest")
+        you = subj.lower() == "you"
+        if not you or rest.split(" ", 1)[0] in _YOU_VERBS:
+            if you and lead.lower().startswith("do you know"):
+                lead = "could you tell me " if lower else "Could you tell me "
+                stop = "?" if sentence.endswith("?") else stop
+            verb = "" if aux == "do" else aux + " "
+            ops.append(("question:whether", [(start, end, f"{lead}whether {subj} {verb}{rest}{stop}")]))
     return ops
+
+
+_WH_SUBJECT_RE = re.compile(
+    r"(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?) (?P<aux>do|should|can|could) "
+    r"(?P<subj>I|i|we) (?P<rest>[a-z][^?]*)$"
+)
+"""A wh-question about what the user needs or may do ("What documents do I need to X")."""
+_DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$")
+"""A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
+_NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
+"""A second subject: an unpunctuated run-on ("do you sell boxes i need 30") is left alone."""
+_YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide".split())
 
 
 _NOT_TO = frozenset("be have need know think feel want".split())
@@ -320,11 +353,12 @@ _YES_NO_RE = re.compile(
 _THERE_RE = re.compile(r"(?P<aux>[Ii]s|[Aa]re) there (?P<rest>(?:a|an|any|some|no)\b.+)$")
 _WH_IT_RE = re.compile(
     _WH + r" (?P<aux>would|will|can|could|should|does) (?P<np>it|this|that|there)"
-    r" (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
+    r"(?P<adv> usually| normally| typically| generally)? (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
 )
 _WH_DOES_RE = re.compile(
     _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+){0,2}?)"
-    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?)$"
+    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?"
+    r"(?: (?:in|on|at|for|this|next) [^?]+)?)$"
 )
 
 
@@ -350,13 +384,15 @@ _FOR_ME_VERBS = frozenset(
 
 
 def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
-    """A bare order to an assistant gets "for me" ("Set a timer for 45 seconds" -> "Set a
-    timer for 45 seconds for me"): a natural way to ask the same thing."""
+    """A bare order to an assistant gets "for me" ("Turn off the lamp in the hall" -> "Turn
+    off the lamp in the hall for me"): a natural way to ask the same thing; never after
+    another "for" ("a timer for 45 seconds for me")."""
     sentence = masked[start:end]
     first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
     if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
         return []
-    if re.search(r"\b(?:me|us|my|our|for you|please)\b", sentence[first.end() :], re.I):
+    if re.search(r"\b(?:me|us|my|our|for|please)\b", sentence[first.end() :], re.I):
+        # "for me" after another "for" phrase reads twice ("a call for Monday at 3 pm for me")
         return []
     if "," in sentence or len(sentence.split()) > 14:
         return []

@@ -86,7 +86,8 @@ _CLOSING_RE = re.compile(
 )
 _OPENER_RE = re.compile(
     r"(?:please |could you (?:please |possibly )?|can you (?:please )?|would you (?:please )?|"
-    r"kindly |pls |please kindly )?",
+    r"kindly |pls |please kindly |can someone (?:please )?|could someone (?:please )?|"
+    r"can anyone (?:please )?|could anyone (?:please )?)?",
     re.I,
 )
 _NOUN_OPENER_RE = re.compile(
@@ -230,11 +231,13 @@ _NP_TO_RE = re.compile(r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop
 a noun opener ("Gimme", "I should be grateful for") cannot take it."""
 
 
-def _opener(masked: str, reg: str, rng: random.Random) -> str:
+def _opener(masked: str, reg: str, rng: random.Random, score: Callable[[str], float] | None = None) -> str:
     """Replace the opener of the first request sentence with one of the register's. A
     question opener puts its "?" on the request, and a trailing clause with its own subject
     becomes a sentence of its own ("Could you possibly cancel BK-1 please? My conference
-    was called off.")."""
+    was called off."). ``score``: how far a result's ε is from the level; the opener is then
+    drawn from the two that come nearest ("Pls" at a low level, "Would you be so kind as to"
+    at a high one)."""
     style = _data()[reg]
     verbs = set(load_data("paraphrase")["action_verbs"])
     for a, b in sentence_spans(masked):
@@ -252,7 +255,7 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
         if noun and np_to:
             continue  # "I want the heating to come on" is not "Gimme the heating to come on"
         if noun and re.match(r"(?:a|an|the|my|some|another)\b", rest[noun.end() :], re.I):
-            new = rng.choice(style["noun_openers"])
+            options = list(style["noun_openers"])
             body = rest[noun.end() :]
         else:
             m = _OPENER_RE.match(rest)
@@ -261,25 +264,44 @@ def _opener(masked: str, reg: str, rng: random.Random) -> str:
             if not word or word.group().lower() not in verbs:
                 continue
             options = [o for o in style["openers"] if o.lower() != prefix.lower()]
+            if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
+                options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
             if not options:
                 continue
-            new = rng.choice(options)
             body = rest[len(prefix) :]
-            body = body[0].upper() + body[1:] if not new and not lead else body[0].lower() + body[1:]
-        opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
-        out = lead + opener + body
-        question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
-        tail = trailing_clause(out)
-        if tail and out.endswith("?"):
+        results = [r for r in (_with_opener(masked, a, b, lead, body, new, reg) for new in options) if r]
+        if not results:
             continue  # which part asks is unclear; leave this sentence
-        if tail and question:
-            out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
-        elif not tail and out[-1:] in ".?":
-            out = out[:-1] + ("?" if question else ".")
-        return masked[:a] + out + masked[b:]
+        if score is None:
+            return rng.choice(results)
+        near = sorted(results, key=lambda r: round(score(r), 2))[:2]
+        return rng.choice(near)
     return masked
+
+
+def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
+    """The sentence ``masked[a:b]`` (its greeting ``lead``, its ``body`` after the old opener)
+    with the opener ``new``; None when the sentence cannot take it."""
+    if new or lead:
+        body = body[0].lower() + body[1:]
+    else:
+        body = body[0].upper() + body[1:]
+    if lead and reg == "terse_us":  # "Hello, need a ..." is no one's terse style: drop it
+        lead = ""
+        body = body[0].lower() + body[1:] if new else body[0].upper() + body[1:]
+    opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
+    out = lead + opener + body
+    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+    tail = trailing_clause(out)
+    if tail and out.endswith("?"):
+        return None
+    if tail and question:
+        out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
+    elif not tail and out[-1:] in ".?":
+        out = out[:-1] + ("?" if question else ".")
+    return masked[:a] + out + masked[b:]
 
 
 def _greeting(
@@ -413,7 +435,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
 
     # 1. the request itself: its opener, then the register's wording while below the level
     formal = False
-    new = _opener(masked, reg, rng)
+    new = _opener(masked, reg, rng, lambda t: abs(masked_change_share(ctx, t) - level))
     if new != masked:
         masked, formal = new, True
         changes.append("opener")

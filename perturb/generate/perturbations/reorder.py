@@ -229,6 +229,7 @@ _TIME_WORDS = frozenset(
         "hours",
         "minutes",
         "days",
+        "day",
     }
 )
 """Words that give a phrase a value even without a protected span ("this weekend")."""
@@ -293,6 +294,13 @@ class Unit:
     splittable: bool
     refers_back: bool = False
     """Holds a back-reference ("it", "them", ...): every unit before it stays before it."""
+    after: str = ""
+    """Sentences glued to the first one because they refer back to it ("It still hasn't
+    arrived."): they follow it wherever it goes; only the first sentence is split."""
+
+    def size(self) -> int:
+        """Segments of the unit: each clause's head and phrases, and the glued sentences."""
+        return sum(1 + len(c.phrases) for c in self.clauses) + (1 if self.after else 0)
 
 
 def _first_word(text: str) -> str:
@@ -431,7 +439,8 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
     body = sentence
     if m:
         body, end = sentence[: m.start()], sentence[m.start() :]
-    if _first_word(body) in _NO_SPLIT:
+    wh_question = end.startswith("?") and _first_word(body) in _WH_FRONT
+    if _first_word(body) in _NO_SPLIT and not wh_question:  # "When does X open?" asks
         return Unit([Clause(body)], end, False, False)
     parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
     clauses: list[str] = []
@@ -461,9 +470,48 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
     question = (end.startswith("?") or _first_word(body) in _QUESTION_WORDS) and not request
     for later in clause_list[1:]:
         later.frontable = False
+    first = clause_list[0]
     if question:
-        clause_list[0].frontable = False
+        # "In Dublin, how much does it cost to X?": a wh-question may open with its last place
+        # or time phrase (not a lower-case one: "on sundays, is the pool open" is no one's)
+        # as may a yes/no question with its time ("On Thursday, can I bring a friend?")
+        last = first.phrases[-1] if first.phrases else ""
+        first.frontable = (
+            len(clause_list) == 1
+            and body[:1].isupper()
+            and bool(last)
+            and (
+                _time_phrase(_TOKEN_RE.findall(last), timeish)
+                if _first_word(body) not in _WH_FRONT
+                else _front_phrase(last, timeish)
+            )
+        )
+    elif first.frontable and _first_word(body) not in _SUBJECTS:
+        # an order opens only with a plain day or time ("On Friday, book ...", "From next
+        # Monday, can you ..."), never with
+        # "until/before/by ..." nor with one of two time phrases ("At 10 am, book X on Tuesday")
+        opener = _first_word(first.phrases[-1])
+        timed = [
+            p
+            for p in first.phrases
+            if any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in _TOKEN_RE.findall(p))
+        ]
+        first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
     return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_WH_FRONT = frozenset("what when where which how who".split())
+_SUBJECTS = frozenset("i i'm i'd i'll i've we we're we'd we'll we've my our".split())
+_ORDER_OPENERS = frozenset("on at this next tomorrow tonight today every from starting".split())
+
+
+def _front_phrase(phrase: str, timeish: frozenset[str]) -> bool:
+    """A phrase that can open a wh-question: a time phrase, or "in <place>" (a short phrase
+    holding a protected value)."""
+    tokens = _TOKEN_RE.findall(phrase)
+    if _time_phrase(tokens, timeish):
+        return True
+    return _plain(tokens[0]) == "in" and len(tokens) <= 4 and any(t.startswith("\ue000") for t in tokens)
 
 
 _APPOSITIVE_RE = re.compile(r"\s*(?:[\ue000-\uf8ff]+|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s*")
@@ -502,16 +550,21 @@ def _pinned(masked: str) -> tuple[str, str, str]:
 
 def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
-    sentences: list[str] = []
+    groups: list[list[str]] = []
     for a, b in sentence_spans(masked):
         s = masked[a:b]
-        if sentences and _first_word(s) in _GLUE_SENTENCE:
-            sentences[-1] += " " + s
+        if groups and _first_word(s) in _GLUE_SENTENCE:
+            groups[-1].append(s)
         else:
-            sentences.append(s)
-    units = [_split_unit(s, timeish) for s in sentences]
-    for k, unit in enumerate(units):
-        unit.refers_back = k > 0 and bool(_BACK_REFERENCE_RE.search(sentences[k]))
+            groups.append([s])
+    units = []
+    for k, group in enumerate(groups):
+        unit = _split_unit(group[0], timeish)
+        unit.after = " ".join(group[1:])
+        if unit.after and not unit.end:
+            unit.end = "."
+        unit.refers_back = k > 0 and bool(_BACK_REFERENCE_RE.search(" ".join(group)))
+        units.append(unit)
     return units
 
 
@@ -571,7 +624,10 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
         if unit.and_last and len(texts) > 1:
             texts[-1] = "and " + texts[-1]
         end = unit.end or ("." if k < len(order.units) - 1 else "")
-        out.append(", ".join(texts) + end)
+        after = unit.after
+        if after and not re.search(r"[.!?][\"'”’)]*$", after) and k < len(order.units) - 1:
+            after += "."
+        out.append(", ".join(texts) + end + (" " + after if after else ""))
     return " ".join(out)
 
 
@@ -583,12 +639,17 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
         for ci, clause in enumerate(unit.clauses):
             offsets[(ui, ci)] = total
             total += 1 + len(clause.phrases)
+        if unit.after:
+            offsets[(ui, -1)] = total
+            total += 1
     out = []
     for u in order.units:
         for ci in order.clauses[u]:
             base = offsets[(u, ci)]
             out.append(base)
             out.extend(base + 1 + p for p in order.phrases[u][ci])
+        if units[u].after:
+            out.append(offsets[(u, -1)])
     return out
 
 
@@ -600,9 +661,9 @@ def _front(units: list[Unit], order: Order, flat: list[int]) -> list[int]:
     total = 0
     for ui, unit in enumerate(units):
         offsets[ui] = total
-        total += sum(1 + len(c.phrases) for c in unit.clauses)
+        total += unit.size()
     for u in order.units:
-        size = sum(1 + len(c.phrases) for c in units[u].clauses)
+        size = units[u].size()
         chunk = flat[pos : pos + size]
         pos += size
         if u in order.fronted:
@@ -613,7 +674,12 @@ def _front(units: list[Unit], order: Order, flat: list[int]) -> list[int]:
 
 
 def _segments(units: list[Unit]) -> list[str]:
-    return [part for u in units for c in u.clauses for part in c.parts()]
+    out: list[str] = []
+    for u in units:
+        out.extend(part for c in u.clauses for part in c.parts())
+        if u.after:
+            out.append(u.after)
+    return out
 
 
 def weighted_kendall(order: list[int], weights: list[int]) -> float:
@@ -768,14 +834,33 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             f"only {len(ranked)} other order(s) of the constraint segments found "
             f"(variant index {index} asked)"
         )
-    flat_t, (_, _, order) = ranked[index]
     body = _pinned(ctx.masked)[1]
-    rendered = _render(units, order, lower=body[:1].islower())
-    if head:
-        rendered = head + (decapitalize_first(rendered) if head.rstrip()[-1:] == "," else rendered)
-    text = ctx.unmask(rendered + tail)
+    # a greeting decides the style: "Hi, my card ..." is not a lower-case message
+    lower = (head.strip() or body)[:1].islower()
+
+    def text_of(order: Order) -> str:
+        rendered = _render(units, order, lower=lower)
+        if head:
+            rendered = head + (decapitalize_first(rendered) if head.rstrip()[-1:] == "," else rendered)
+        return ctx.unmask(rendered + tail)
+
+    if not lower:
+        # a value that opens a sentence keeps its case ("two chairs arrived ..."): an order
+        # that would put it after a full stop in lower case is not well-formed
+        starts = len(_LOWER_START_RE.findall(ctx.prompt))
+        ranked = [r for r in ranked if len(_LOWER_START_RE.findall(text_of(r[1][2]))) <= starts]
+    if len(ranked) <= index:
+        raise SkipGeneration(
+            f"only {len(ranked)} other order(s) of the constraint segments found "
+            f"(variant index {index} asked)"
+        )
+    flat_t, (_, _, order) = ranked[index]
+    text = text_of(order)
     segments = [ctx.unmask(c) for c in _segments(units)]
     return Variant(text=text, details={"order": list(flat_t), "segments": segments})
+
+
+_LOWER_START_RE = re.compile(r"[.!?]\s+[a-z]")
 
 
 def segments_of(ctx: TaskContext, text: str) -> list[str]:

@@ -77,7 +77,9 @@ class AgentFatalError(AgentLoadError):
 
 
 class Agent(Protocol):
-    """The interface the scheduler drives."""
+    """The interface the scheduler drives. An adapter that talks to a server may also define
+    ``preflight()``: ``perturb run`` calls it once before the run directory is touched, so an
+    unreachable server fails with one line before any trial (the ``openai:`` adapter does)."""
 
     spec: str
 
@@ -465,6 +467,12 @@ class PythonAgent:
 def load_python_agent(spec: str, project_root: Path | None = None) -> PythonAgent:
     """Import the named module (only that) and return the adapter."""
     match = _PY_SPEC.match(spec)
+    if not match and (" " in spec.strip() or spec.endswith((".py", ".sh", ".js"))):
+        command = spec.strip() if " " in spec.strip() else f"python {spec.strip()}"
+        raise AgentLoadError(
+            f"agent {spec!r}: looks like a command (expected --agent 'cmd:{command}' to run it "
+            "as a subprocess, or module:function for a Python callable)"
+        )
     if not match:
         raise AgentLoadError(
             f"agent {spec!r}: expected 'module:function', 'module:factory()', 'cmd:COMMAND' or "
@@ -522,10 +530,13 @@ def load_agent(
     temperature: float | None = None,
     request_timeout: float | None = None,
     pass_env: tuple[str, ...] = (),
+    max_retries: int | None = None,
 ) -> Agent:
     """The adapter for an agent SPEC (the first registered prefix it starts with; Python
     callables otherwise); raises :class:`AgentLoadError` when it cannot load."""
-    settings = AgentSettings(project_root, base_url, api_key_env, temperature, request_timeout, pass_env)
+    settings = AgentSettings(
+        project_root, base_url, api_key_env, temperature, request_timeout, pass_env, max_retries
+    )
     specs = AGENTS.specs.values()
     chosen = next((s for s in specs if s.prefix and spec.startswith(s.prefix)), None)
     if chosen is None:

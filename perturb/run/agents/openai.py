@@ -27,11 +27,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 from typing import Any
 
-from perturb.errors import AgentLoadError, LLMError
-from perturb.io.llm import OPENAI_URL, resolve_base_url
+from perturb.errors import AgentLoadError, LLMError, UsageError
+from perturb.io.llm import NO_KEY, OPENAI_URL, preflight, resolve_api_key, resolve_base_url
 from perturb.io.secrets import public_url
 from perturb.run.agents import AgentCallError, AgentFatalError, AgentResponse
 from perturb.run.agents.spec import AgentSettings, AgentSpec
@@ -153,16 +152,18 @@ class OpenAIAgent:
         api_key_env: str | None,
         temperature: float | None,
         request_timeout: float | None,
+        max_retries: int | None = None,
     ) -> OpenAIAgent:
         env_name = api_key_env or "OPENAI_API_KEY"
-        key = os.environ.get(env_name)
-        if not key:
+        url = resolve_base_url(base_url, OPENAI_URL)
+        try:
+            key = resolve_api_key(env_name, url)
+        except UsageError:
             raise AgentLoadError(
                 f"agent {spec!r}: environment variable {env_name} is not set (expected the API "
-                "key there, or name another variable with --api-key-env; any value works for a "
-                "local server that ignores keys)"
-            )
-        url = resolve_base_url(base_url, OPENAI_URL)
+                "key there, or name another variable with --api-key-env; a local server given "
+                "with --base-url needs no key)"
+            ) from None
         return cls(
             spec=spec,
             model=model,
@@ -170,7 +171,18 @@ class OpenAIAgent:
             base_url=url,
             temperature=temperature,
             request_timeout=request_timeout,
+            max_retries=MAX_RETRIES if max_retries is None else max_retries,
         )
+
+    def preflight(self) -> None:
+        """Raise :class:`AgentLoadError` (one line) when nothing listens at the base URL;
+        ``perturb run`` calls it before the run directory is touched."""
+        if self.base_url is None:
+            return
+        try:
+            preflight(self.base_url, what=f"agent {self.spec!r}: the server")
+        except LLMError as exc:
+            raise AgentLoadError(str(exc)) from None
 
     async def start(self) -> None:
         from openai import AsyncOpenAI
@@ -300,21 +312,23 @@ class OpenAIAgent:
         }
 
     def secrets(self) -> list[str]:
-        return [self._api_key]
+        return [] if self._api_key == NO_KEY else [self._api_key]
 
 
 def _load(spec: str, rest: str, settings: AgentSettings) -> OpenAIAgent:
     model = rest.strip()
     if not model:
         raise AgentLoadError(f"agent {spec!r}: no model (expected 'openai:MODEL')")
-    return OpenAIAgent.from_env(
+    agent = OpenAIAgent.from_env(
         spec=spec,
         model=model,
         base_url=settings.base_url,
         api_key_env=settings.api_key_env,
         temperature=settings.temperature,
         request_timeout=settings.request_timeout,
+        max_retries=settings.max_retries,
     )
+    return agent
 
 
 SPEC = AgentSpec(

@@ -27,6 +27,9 @@ class AgentSettings:
     """``--timeout``: seconds per trial."""
     pass_env: tuple[str, ...] = ()
     """``--pass-env NAME``: environment variables a ``cmd:`` agent gets beyond its allowlist."""
+    max_retries: int | None = None
+    """``--max-retries``: retries per model request, for adapters that call a server (None:
+    the adapter's default)."""
 
 
 @dataclass(frozen=True)

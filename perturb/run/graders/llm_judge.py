@@ -89,7 +89,9 @@ class LLMJudge:
         }
 
     def secrets(self) -> list[str]:
-        return [self._api_key]
+        from perturb.io.llm import NO_KEY
+
+        return [] if self._api_key == NO_KEY else [self._api_key]
 
     def _new_client(self) -> Any:
         from openai import AsyncOpenAI
