@@ -64,7 +64,11 @@ def test_a_failing_gate_fails_the_items_it_names_with_the_gates_message(
     run = write_run(runs, "worse", prompts(worse))
     xml = pytester.path / "junit.xml"
     result = pytester.runpytest(
-        "--perturb-run=" + str(run), "--perturb-baseline=" + str(base), f"--junitxml={xml}", "-rA"
+        "--perturb-run=" + str(run),
+        "--perturb-baseline=" + str(base),
+        f"--junitxml={xml}",
+        "-rA",
+        "--perturb-option=strict=true",  # the default (sound) gate calls 3 tasks' drop noise
     )
     # t1: (1.0+1.0+0.6)/3 = 0.867 -> (0.4+0+0.6)/3 = 0.333; canonical passes, paraphrase fails
     result.assert_outcomes(passed=2, failed=4)
@@ -79,7 +83,7 @@ def test_a_failing_gate_fails_the_items_it_names_with_the_gates_message(
             "newly failing: t2/paraphrase: baseline stable-pass, now 0/5 passed (5 wrong, 0 errored)",
             "*_ perturb-gate[[]verdict[]] _*",
             "gate failed: 2 regressions, 1 newly flaky task, 1 newly failing task; run worse against "
-            f"baseline {base} (run base), k=2, tolerance 0.050",
+            f"baseline {base} (run base), k=2, tolerance 0.050, strict*",
             "FAILED perturb-gate[[]paraphrase mean[]]*",
         ]
     )
@@ -115,14 +119,22 @@ def test_require_is_one_item_and_options_reach_the_gate(pytester: pytest.Pyteste
     )
     # a wider tolerance turns a regression into a pass: the option reaches GateOptions
     worse = write_run(runs, "worse", prompts({**BASE, "t3": ("PPPPW", "PPWWW")}))
-    strict = pytester.runpytest("--perturb-run=" + str(worse), "--perturb-baseline=" + str(base))
+    strict = pytester.runpytest(
+        "--perturb-run=" + str(worse), "--perturb-baseline=" + str(base), "--perturb-option=strict=true"
+    )
     strict.assert_outcomes(passed=2, failed=3)  # paraphrase mean, pass^2 and verdict
     loose = pytester.runpytest(
-        "--perturb-run=" + str(worse), "--perturb-baseline=" + str(base), "--perturb-tolerance=0.1"
+        "--perturb-run=" + str(worse),
+        "--perturb-baseline=" + str(base),
+        "--perturb-tolerance=0.1",
+        "--perturb-option=strict=true",
     )
     loose.assert_outcomes(passed=5)
     generic = pytester.runpytest(
-        "--perturb-run=" + str(worse), "--perturb-baseline=" + str(base), "--perturb-option=tolerance=0.1"
+        "--perturb-run=" + str(worse),
+        "--perturb-baseline=" + str(base),
+        "--perturb-option=tolerance=0.1",
+        "--perturb-option=strict=true",
     )
     generic.assert_outcomes(passed=5)
     unknown = pytester.runpytest(
