@@ -89,7 +89,8 @@ RootOption = Annotated[
     Path,
     typer.Option(
         "--root",
-        help="Project directory (holds tasks/, review/, fixtures/); relative file arguments are read in it.",
+        help="Project directory (holds tasks/, review/, fixtures/); the relative file argument of "
+        "validate, generate and run is read in it.",
     ),
 ]
 
@@ -127,11 +128,13 @@ def init(
 @cli_errors
 def validate(
     path: Annotated[Path, typer.Argument(help="A task file, tasks/<suite>.jsonl.")],
+    root: RootOption = Path("."),
 ) -> None:
     """Check a task file and that its callable graders import; print every problem as
     FILE:LINE: field: message (exit 2)."""
     from perturb.tasks import check_graders_import, load_tasks
 
+    path = _in_root(root, path)
     suite = load_tasks(path)
     check_graders_import(suite)
     n_slots = sum(len(t.slots) for t in suite.tasks)
@@ -463,6 +466,7 @@ def run(
             "gets only PATH, HOME, locale and temp-dir variables, no API keys.",
         ),
     ] = None,
+    root: RootOption = Path("."),
     executor: Annotated[
         str,
         typer.Option(
@@ -482,7 +486,6 @@ def run(
         str | None,
         typer.Option("--resources", help="One Ray worker's resources, JSON (default '{\"CPU\": 1}')."),
     ] = None,
-    root: RootOption = Path("."),
 ) -> None:
     """Run the agent n times on every canonical prompt and frozen variant; resumable."""
     from perturb.errors import UsageError
@@ -586,6 +589,38 @@ def report(
         typer.echo(render(result.analysis, result.stdout_format), nl=False)
     if result.written:
         err(result.summary())
+
+
+@app.command()
+@cli_errors
+def show(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory, runs/<id>/.")],
+    selector: Annotated[
+        str | None, typer.Argument(help="A prompt id, a task id or a prefix of prompt ids (default: all).")
+    ] = None,
+    failed: Annotated[bool, typer.Option("--failed", help="Prompts with a wrong or errored trial.")] = False,
+    errored: Annotated[bool, typer.Option("--errored", help="Prompts with an errored trial.")] = False,
+    flaky: Annotated[
+        bool, typer.Option("--flaky", help="Prompts that passed sometimes (0 < c < n).")
+    ] = False,
+    brittle: Annotated[
+        bool, typer.Option("--brittle", help="Prompts failing every trial where the task's others pass.")
+    ] = False,
+    kind: Annotated[str | None, typer.Option("--class", help="Only prompts of this class.")] = None,
+    limit: Annotated[int, typer.Option("--limit", help="Prompts shown, worst first.")] = 5,
+    full: Annotated[bool, typer.Option("--full", help="Do not cut long outputs, errors and traces.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON document (perturb.show/v1).")] = False,
+) -> None:
+    """Why it failed: each prompt's text, diff, expected value and every trial's output,
+    grader note, error and trace."""
+    from perturb.report.show import ShowOptions
+    from perturb.report.show import show as do_show
+
+    result = do_show(ShowOptions(run_dir, selector, failed, errored, flaky, brittle, kind, limit, full))
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=True))
+    else:
+        typer.echo("\n".join(result.lines()))
 
 
 @app.command()

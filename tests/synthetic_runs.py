@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from perturb.records import RunManifest, Trial, Usage
+from perturb.io.hashing import content_hash
+from perturb.records import FixtureEntry, Grader, RunManifest, Trial, Usage
 
 OUTCOME = {"P": "passed", "W": "wrong", "E": "errored"}
 
@@ -33,6 +34,31 @@ class Prompt:
     latency: float = 0.5
     tokens: tuple[int, int] | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    note: str | None = None
+    """The grader note of every wrong trial."""
+    traces: dict[str, list[str]] | None = None
+    """A trace per outcome letter (``{"P": [...], "W": [...]}``)."""
+    text: str | None = None
+    """The prompt text written to the fixture file (default: made from the id)."""
+
+    @property
+    def prompt(self) -> str:
+        return self.text if self.text is not None else f"Please do {self.task_id} ({self.kind})."
+
+    def entry(self, suite: str = "demo") -> FixtureEntry:
+        """The fixture entry this prompt stands for."""
+        return FixtureEntry(
+            id=self.variant_id,
+            task_id=self.task_id,
+            perturbation=self.kind,  # type: ignore[arg-type]
+            prompt=self.prompt,
+            level=self.level,
+            epsilon=self.epsilon,
+            expected="ok",
+            grader=Grader(type="exact"),
+            weight=self.weight,
+            candidate_id=None if self.kind == "canonical" else (self.cand or "c-000000000000"),
+        )
 
     @property
     def variant_id(self) -> str:
@@ -85,7 +111,7 @@ def trial_lines(run_id: str, prompts: list[Prompt], suite: str = "demo") -> list
                 suite=suite,
                 task_id=p.task_id,
                 variant_id=p.variant_id,
-                variant_sha256="sha256:" + "a" * 64,
+                variant_sha256=content_hash(p.entry(suite).model_dump(mode="json")),
                 perturbation=p.kind,  # type: ignore[arg-type]
                 level=p.level,
                 epsilon=p.epsilon,
@@ -96,6 +122,8 @@ def trial_lines(run_id: str, prompts: list[Prompt], suite: str = "demo") -> list
                 error="timeout after 30s" if outcome == "errored" else None,
                 error_kind="timeout" if outcome == "errored" else None,
                 latency_s=round(p.latency + 0.1 * attempt, 3),
+                grader_note=p.note if outcome == "wrong" else None,
+                trace=p.traces.get(letter) if p.traces else None,
                 usage=usage,
                 seed=attempt,
                 **p.extra,
@@ -113,8 +141,11 @@ def write_run(
     suite: str = "demo",
     extra_lines: list[str] | None = None,
     tail: str = "",
+    fixtures: bool = False,
 ) -> Path:
-    """Write ``root/run_id/{manifest.json,trials.jsonl}``; ``tail`` is appended raw."""
+    """Write ``root/run_id/{manifest.json,trials.jsonl}``; ``tail`` is appended raw;
+    ``fixtures``: also ``root/../fixtures/<suite>.jsonl`` (the entries the manifest names, as
+    a run from ``root/..`` finds them)."""
     run_dir = root / run_id
     run_dir.mkdir(parents=True, exist_ok=True)
     n = trials if trials is not None else max(len(p.outcomes) for p in prompts)
@@ -123,6 +154,11 @@ def write_run(
     )
     lines = trial_lines(run_id, prompts, suite) + list(extra_lines or [])
     (run_dir / "trials.jsonl").write_text("".join(x + "\n" for x in lines) + tail)
+    if fixtures:
+        entries = {p.variant_id: p.entry(suite) for p in prompts}
+        path = root.parent / "fixtures" / f"{suite}.jsonl"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("".join(e.model_dump_json() + "\n" for e in entries.values()), encoding="utf-8")
     return run_dir
 
 
@@ -133,10 +169,21 @@ def demo_prompts() -> list[Prompt]:
         Prompt("t1", "PPPPP", cost=0.001, tokens=(100, 20)),
         Prompt("t2", "PPPWP", cost=0.001, tokens=(100, 20)),
         Prompt("t3", "PPWWE", latency=1.0),
-        Prompt("t4", "WWWWW", wrong_output={"total": 42}),
+        Prompt("t4", "WWWWW", wrong_output={"total": 42}, note="at total: expected 41, got 42"),
         Prompt("t1", "PPPPP", "paraphrase", "c-0000000000a1", 0.2, 0.18),
         Prompt("t1", "PPPWP", "paraphrase", "c-0000000000a2", 0.4, 0.41),
-        Prompt("t2", "PPWWP", "paraphrase", "c-0000000000b1", 0.2, 0.22),
+        Prompt(
+            "t2",
+            "PPWWP",
+            "paraphrase",
+            "c-0000000000b1",
+            0.2,
+            0.22,
+            traces={
+                "P": ["parse: 2 items", "intent: book", "reply"],
+                "W": ["parse: 2 items", "intent: cancel", "reply"],
+            },
+        ),
         Prompt("t2", "PWWWE", "paraphrase", "c-0000000000b2", 0.4, 0.38),
         Prompt("t3", "PWWWW", "paraphrase", "c-0000000000c1", 0.2, 0.2),
         Prompt("t4", "WWWWW", "paraphrase", "c-0000000000d1", 0.2, 0.2, wrong_output={"total": 42}),

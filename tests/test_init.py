@@ -154,3 +154,19 @@ def test_scaffolded_workflow_steps_pass_once_a_baseline_is_committed(tmp_path: P
     for args in steps:
         done = sh(*args[1:])
     assert done.stdout.splitlines()[-1].startswith("gate passed: run ci against baseline evals/baseline.json")
+
+
+@pytest.mark.slow
+def test_the_tutorial_runs_from_perturb_init_to_a_passing_gate(monkeypatch: pytest.MonkeyPatch) -> None:
+    """docs/tutorial.md on its own: every command of its checked blocks runs, in order, in an
+    empty folder, and prints what the page shows (docs/gen_examples.py, the page's sandbox)."""
+    from tests.test_docs import load_script
+
+    gen = load_script("gen_examples")
+    monkeypatch.setattr(gen, "PAGES", ["docs/tutorial.md"])
+    monkeypatch.chdir(REPO)
+    text = (REPO / "docs/tutorial.md").read_text(encoding="utf-8")
+    commands = re.findall(r"^\$ (perturb \w+)", text, re.M)
+    assert commands[0] == "perturb init" and commands[-1] == "perturb gate"
+    problems = gen.check()
+    assert not problems, "\n\n".join(problems)

@@ -279,28 +279,34 @@ def test_reorder_after_a_greeting_capitalises_every_moved_sentence() -> None:
 
 
 def test_distractor_pool_holds_no_competing_values() -> None:
-    sentences = load_data("distractors")["sentences"]
-    assert len(sentences) >= 250
+    data = load_data("distractors")
     names = {p for group in places().values() for p in group}
     timeish = re.compile(
         r"\b(?:week|weekend|month|year|day|morning|evening|night|hour|season|"
         r"summer|winter|autumn|spring|budget|price|cheap|expensive)s?\b",
         re.I,
     )
-    for s in sentences:
-        assert find_protected(s) == [], s
-        assert not any(n in s for n in names), s
-        assert not timeish.search(s), s
-    # used: whole clauses; never a verbless fragment, stock filler or a follow-up
-    used = {text for text, _, _ in distractor.pool()}
-    assert used <= set(sentences) and len(used) >= 250
-    for dropped in ("Noisy street.", "Busy household.", "Sorry, I digress.", "Hope all is well."):
-        assert dropped in sentences and dropped not in used
-    assert "Kettle's boiling." in used
-    for s in sentences:  # nothing inserted can be read as referring to the user's text
-        assert not distractor.BACKREF_RE.match(s), s
-    lengths = {len(words(s)) for s in sentences}
-    assert set(range(2, 16)) <= lengths  # short and long, so ε can land near any level
+    for key in distractor.POOL_KEYS:
+        entries = data[key]
+        assert len({text for text, _, _ in distractor.pool(key)}) == len(entries), key
+        for s in entries:
+            assert find_protected(s) == [], s
+            assert not any(n in s for n in names), s
+            assert not timeish.search(s), s
+            # nothing typed can be read as referring to the user's text ("So," leads a command)
+            assert key == "spoken" or not distractor.BACKREF_RE.match(s), s
+    # no random background: the old pool's non-sequiturs and stock fragments are gone
+    every = {s for key in distractor.POOL_KEYS for s in data[key]}
+    for gone in (
+        "Kettle's boiling.",
+        "Noisy street.",
+        "Sorry, I digress.",
+        "Hope all is well.",
+        "Quick question.",
+    ):
+        assert gone not in every
+    lengths = {len(words(s)) for key in ("opening", "closing", "thanks") for s in data[key]}
+    assert set(range(1, 16)) <= lengths  # short and long, so ε can land near any level
 
 
 def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None:
@@ -322,13 +328,13 @@ def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None
 def test_distractor_filters_sentences_sharing_words_with_the_task() -> None:
     task = Task(
         id="d",
-        prompt="My laptop battery died, please replace the laptop battery.",
+        prompt="The contact form keeps failing, please fix the form.",
         expected="ok",
         grader="exact",
     )  # type: ignore[arg-type]
     allowed = [s for s, _ in distractor.candidates_for(prepare(task))]
-    assert "My laptop battery is almost flat." not in allowed
-    assert "My cat keeps walking across the keyboard while I type." in allowed
+    assert "I've spent far too long trying to find the right contact form." not in allowed
+    assert "My partner suggested I message you rather than ring." in allowed
 
 
 # --------------------------------------------------------------------------- self_correction
@@ -669,8 +675,9 @@ def test_distractor_choices_spread_over_the_suite() -> None:
     for task in TRAVEL.values():
         for level in (0.2, 0.5):
             for item in keyed(task, "distractor", level).details["inserted"]:
-                used[item["text"].split(",")[0].rstrip(".")] += 1
-    assert used.most_common(1)[0][1] <= 3, used.most_common(5)
+                used[item["text"]] += 1
+    # a pool of a hundred-odd entries with a purpose: none dominates, many are used
+    assert used.most_common(1)[0][1] <= 6 and len(used) >= 40, used.most_common(5)
 
 
 def test_self_correction_makes_one_correction_at_the_default_level() -> None:
@@ -912,26 +919,114 @@ def test_register_changes_the_request_itself_in_every_variant() -> None:
     assert "haven't" in v.text and "have not" not in v.text, v.text
 
 
-def test_distractor_inserts_whole_sentences_and_never_a_follow_up() -> None:
-    # "Sorry, I digress." style follow-ups read as filler: never inserted (they were allowed
-    # after the first sentence before; the held-out review found them unnatural)
+def _greeting_split(prompt: str) -> tuple[str, str]:
+    m = re.match(r"((?:Hi|Hello|Hey)(?: there)?[.!] )", prompt)
+    return (m.group(1), prompt[m.end() :]) if m else ("", prompt)
+
+
+def test_distractor_inserts_pool_entries_around_the_message_never_inside_it() -> None:
+    # a strict reader found anything between two of the user's sentences unnatural (it splits
+    # a request from its reason) and random background a non-sequitur: entries with a purpose
+    # go before the first sentence (after a greeting sentence) and after the last
     data = load_data("distractors")
-    assert "clauses" not in data
-    later = set(data["follow_ups"])
-    pool = set(data["sentences"])
-    spoken = set(data["spoken"])
+    places = {
+        "polite": {"polite"},
+        "opening": {"opening", "opening_question"},
+        "closing": {"closing", "closing_question"},
+        "thanks": {"thanks"},
+        "lead": {"spoken", "lower_lead"},
+        "tail": {"lower_tail"},
+    }
     for task in TRAVEL.values():
-        style = distractor.message_style(prepare(task).masked)
-        for seed in range(4):
+        greeting, body = _greeting_split(task.prompt)
+        for seed in range(3):
             v = keyed(task, "distractor", 1.0, seed)
+            assert v.text.startswith(greeting), v.text
+            style = v.details["style"]
+            if style == "written":
+                assert body in v.text, v.text
             for item in v.details["inserted"]:
-                assert item["text"] in (spoken if style == "spoken" else pool), item
-                assert item["text"] not in later, (task.id, v.text)
+                assert any(item["text"] in data[key] for key in places[item["place"]]), item
     bare = Task(id="bare", prompt="Cancel BK-12345", expected="ok", grader="exact")  # type: ignore[arg-type]
     for seed in range(30):
         v = gen(bare, "distractor", 3.0, seed)
         assert v.details["style"] == "spoken" and len(v.details["inserted"]) <= 2, v.text
         assert v.text.endswith("cancel BK-12345"), v.text
+
+
+def _task(prompt: str, **slots: str) -> Task:
+    return Task(id="x", prompt=prompt, expected="ok", grader="exact", slots=slots)  # type: ignore[arg-type]
+
+
+def test_distractor_exact_outputs_per_message_style() -> None:
+    chat = _task("My parcel never arrived. Can you resend it to 4 Elm Road?", address="4 Elm Road")
+    assert [keyed(chat, "distractor", level, 0, index).text for level in (0.1, 0.5) for index in (0, 1)] == [
+        "My parcel never arrived. Can you resend it to 4 Elm Road? Thanks.",
+        "My parcel never arrived. Can you resend it to 4 Elm Road? Cheers.",
+        "My parcel never arrived. Can you resend it to 4 Elm Road? Thanks in advance for your help.",
+        "Sorry to trouble you. My parcel never arrived. Can you resend it to 4 Elm Road? Thank you!",
+    ]
+    low = _task("need a van for saturday under $90 a day", day="saturday", budget="$90")
+    assert [keyed(low, "distractor", level, 0, 0).text for level in (0.1, 0.3, 0.6)] == [
+        "need a van for saturday under $90 a day thx",
+        "need a van for saturday under $90 a day thanks a lot",
+        "need a van for saturday under $90 a day thanks so much in advance",
+    ]
+    # a short lower-case command may be spoken to an assistant: a lead of one or two words only;
+    # a question may get a longer one
+    for seed in range(20):
+        for level in (0.3, 0.6, 1.0):
+            lead = [
+                i["text"]
+                for i in keyed(low, "distractor", level, seed).details["inserted"]
+                if i["place"] == "lead"
+            ]
+            assert all(len(words(t)) <= 2 for t in lead), lead
+    asks = _task("my gas bill went up to 180 pounds this month why", amount="180 pounds")
+    leads = {
+        i["text"]
+        for seed in range(20)
+        for i in keyed(asks, "distractor", 0.6, seed).details["inserted"]
+        if i["place"] == "lead"
+    }
+    assert any(len(words(t)) > 2 for t in leads), leads
+    voice = _task("Set a timer for 45 seconds", d="45 seconds")
+    assert keyed(voice, "distractor", 0.5, 0, 0).text == "Yeah, okay, so set a timer for 45 seconds"
+
+
+def test_distractor_greetings_thanks_and_questions() -> None:
+    # "Hello, I was charged ...": nothing goes before the greeting, so only closings
+    hello = _task("Hello, I was charged twice for my membership. Please refund one payment.")
+    for level in (0.1, 0.3, 0.5, 1.0):
+        for index in (0, 1):
+            v = gen(hello, "distractor", level, 0, index)
+            assert v.text.startswith(hello.prompt) and {i["place"] for i in v.details["inserted"]} <= {
+                "closing",
+                "thanks",
+            }, v.text
+    # a greeting sentence: openings go after it
+    hi = _task("Hi there. My son missed school because of a fever. Who do I tell?")
+    openings = [gen(hi, "distractor", 1.0, seed).text for seed in range(10)]
+    assert all(t.startswith("Hi there. ") and "My son missed school" in t for t in openings)
+    assert any(not t.startswith("Hi there. My son") for t in openings), openings
+    # a message that already thanks gets no second thanks
+    thanked = _task("Please cancel my viewing on the 4th. Thanks.")
+    lower_thanked = _task("cancel my viewing on the 4th thanks")
+    for level in (0.1, 0.3, 0.5, 1.0):
+        for index in (0, 1):
+            for task in (thanked, lower_thanked):
+                v = gen(task, "distractor", level, 0, index)
+                added = " ".join(i["text"] for i in v.details["inserted"])
+                assert not re.search(r"thank|thx|cheers|\bty\b|\bta\b", added, re.I), v.text
+    # "I couldn't find the answer on your website." only with a question
+    data = load_data("distractors")
+    only_q = set(data["opening_question"]) | set(data["closing_question"])
+    request = _task("Please move my booking to the afternoon slot and send the new confirmation by email.")
+    question = _task("Could you move my booking to the afternoon slot? The morning no longer works.")
+    seen = {i["text"] for s in range(20) for i in gen(request, "distractor", 0.6, s).details["inserted"]}
+    assert seen and not seen & only_q
+    seen = {i["text"] for s in range(40) for i in gen(question, "distractor", 0.6, s).details["inserted"]}
+    assert seen & only_q
 
 
 def test_distractor_fits_voice_commands_and_lower_case_messages() -> None:
@@ -941,20 +1036,23 @@ def test_distractor_fits_voice_commands_and_lower_case_messages() -> None:
     eps = []
     for level in (0.1, 0.5, 1.0):
         v = gen(voice, "distractor", level, 0)
-        # a spoken lead-in, then the command in lower case: "Okay, um, set a timer ..."
+        # a spoken lead-in, then the command in lower case: "Okay, um, set a timer ...",
+        # "I'm cooking, so set a timer ...", never "so, set"
         assert v.text.endswith(", set a timer for 45 seconds") or v.text.endswith(
-            " so set a timer for 45 seconds"
+            (" so set a timer for 45 seconds", " and set a timer for 45 seconds")
         )
+        assert ", so, " not in v.text and ", and, " not in v.text, v.text
         assert v.text[0].isupper() and "." not in v.text, v.text
         eps.append(measure_epsilon(voice, "distractor", v.text))
     assert eps == sorted(eps) and eps[-1] > eps[0], eps
     low = Task(id="l", prompt="need a van for saturday under $90 a day", expected="ok", grader="exact")  # type: ignore[arg-type]
     for seed in range(10):
-        v = gen(low, "distractor", 0.5, seed)
-        # lower-case asides without full stops, before the message
-        assert v.text.endswith(", need a van for saturday under $90 a day"), v.text
-        assert v.text[0].islower() or v.text.startswith("I"), v.text
-        assert "." not in v.text, v.text
+        for level in (0.3, 0.5, 1.0):
+            v = gen(low, "distractor", level, seed)
+            # a lower-case lead before the message and/or a lower-case tail after it, no full stops
+            assert "need a van for saturday under $90 a day" in v.text, v.text
+            assert v.text[0].islower() and "." not in v.text, v.text
+            assert {i["place"] for i in v.details["inserted"]} <= {"lead", "tail"}
 
 
 def test_distractor_never_lands_before_a_sentence_that_refers_back() -> None:
@@ -1009,3 +1107,112 @@ def test_self_correction_restates_the_article_and_avoids_a_second_dash() -> None
         v = gen(a, "self_correction", 1.0, seed)
         assert not re.search(r"\ban (?!8|11\b|18\b)\d", v.text), v.text
         assert not re.search(r"\ba (?:8|11|18)\b", v.text), v.text
+
+
+# ------------------------------------------------- self_correction: what a strict reader flagged
+
+
+def test_self_correction_round_figures_stay_round() -> None:
+    # "$90" -> "$108" and a 45-second timer -> "33 seconds" read as invented: a person who
+    # chose a round figure misremembers another round one
+    for seed in range(40):
+        rng = random.Random(seed)
+        assert wrong_value("$90", "money", rng) in {"$70", "$80", "$100", "$110", "£90", "€90"}
+        assert wrong_value("£1,100", "money", rng) in {
+            "£900",
+            "£1,000",
+            "£1,200",
+            "£1,300",
+            "$1,100",
+            "€1,100",
+        }
+        assert wrong_value("45 seconds", "slot", rng) in {
+            "35 seconds",
+            "40 seconds",
+            "50 seconds",
+            "55 seconds",
+        }
+        assert wrong_value("30", "number", rng) in {"20", "40", "50"}
+        # not round: a nearby figure as before
+        odd = wrong_value("312", "number", rng)
+        assert odd is not None and odd != "312" and abs(int(odd) - 312) <= 93
+
+
+def test_self_correction_keeps_an_adjectival_count_singular() -> None:
+    # "a 10 minute trip" was "a 9 minutes — sorry, I meant a 10 minute trip"
+    trip = _task("Why was I charged for a 10 minute trip?", mins="10 minute")
+    flat = _task("Looking for a two bedroom flat in Leeds.", size="two bedroom")
+    for seed in range(20):
+        for task, noun in ((trip, "minute"), (flat, "bedroom")):
+            v = gen(task, "self_correction", 0.5, seed)
+            assert noun + "s" not in v.text and re.search(rf"\ban? \w+ {noun}\b", v.text), v.text
+    # a count of one still agrees: "1 passenger" -> "2 passengers"
+    assert wrong_value("1 passenger", "slot", random.Random(0)) in {
+        "2 passengers",
+        "3 passengers",
+        "4 passengers",
+    }
+
+
+def test_self_correction_never_misnames_family_or_an_email_and_keeps_terminals_real() -> None:
+    wife = _task("add my wife Elena to my car insurance", who="Elena")
+    mum = _task("Pick up my mum, Maria, from the station.", who="Maria")
+    email = _task("Please resend them to dana.k@example.com.", email="dana.k@example.com")
+    for task in (wife, mum, email):
+        with pytest.raises(SkipGeneration):
+            gen(task, "self_correction", 0.5, 0)
+    friend = _task("Can I bring a friend? Her name is Priya Nair.", who="Priya Nair")
+    assert gen(friend, "self_correction", 0.3, 0).details["slot"] == "who"
+    for seed in range(10):
+        assert wrong_value("5", "number", random.Random(seed), before="a taxi to Heathrow Terminal ") == "4"
+
+
+def test_self_correction_in_a_lower_case_message_is_typed_lower_case() -> None:
+    # "need a van ... under €90 — scratch that, $90" in a message typed in lower case without
+    # punctuation: the correction is typed the same way
+    low = _task("need a van for saturday morning under $90 a day", day="saturday", budget="$90")
+    seen = set()
+    for seed in range(40):
+        for level in (0.1, 0.3, 0.5):
+            v = gen(low, "self_correction", level, seed)
+            assert not re.search(r"[—–]|\.\.\.|I ", v.text), v.text
+            assert v.details["phrasing"] in self_correction.LOWER_PHRASINGS, v.details
+            seen.add(v.details["phrasing"])
+            assert measure_epsilon(low, "self_correction", v.text) > 0, v.text
+    assert seen == set(self_correction.LOWER_PHRASINGS)
+    assert (
+        gen(low, "self_correction", 0.3, 1).text
+        == "need a van for saturday morning under $80 i mean $90 a day"
+    )
+
+
+def test_self_correction_one_correction_in_a_short_message() -> None:
+    short = _task("Book a haircut with Marco on Saturday at 11", who="Marco", day="Saturday", time="11")
+    for seed in range(20):
+        assert len(gen(short, "self_correction", 1.0, seed).details["corrections"]) == 1
+
+
+def test_typo_casing_slips_only_where_plausible() -> None:
+    # a lower-case message gets no stray capital ("need a van for Saturday MORNING")
+    low = _task("need a van for saturday morning under $90 a day", budget="$90")
+    for seed in range(60):
+        v = gen(low, "typo", 0.1, seed)
+        assert v.details["case"] == "keep" and not re.search(r"[A-Z]", v.text.replace("$90", "")), v.text
+    # caps lock lands on a content word of four letters or more, never "FOR" or "HOW"
+    chat = _task("How much is it for a second driver on the rental for next Saturday?", day="Saturday")
+    locked = 0
+    for seed in range(200):
+        v = gen(chat, "typo", 0.1, seed)
+        if v.details["case"] == "caps_lock":
+            locked += 1
+            (item,) = v.details["recased"]
+            assert len(item["word"]) >= 4 and item["word"].lower() not in typo.FUNCTION_WORDS, item
+    assert locked
+    assert typo._recase("for", "caps_lock") is None and typo._recase("How", "caps_lock") is None
+    assert typo._recase("driver", "caps_lock") == "DRIVER"
+
+
+def test_self_correction_leaves_a_place_inside_an_institution_name() -> None:
+    uni = _task("Please send my transcript to the University of Toronto.", uni="the University of Toronto")
+    with pytest.raises(SkipGeneration):
+        gen(uni, "self_correction", 0.3, 0)

@@ -183,7 +183,9 @@ def test_workers_killed_mid_trial_rerun_or_error_and_nothing_is_lost(cluster: st
     errored = [r for r in found if r["outcome"] == "errored"]
     assert [(r["variant_id"], r["attempt"]) for r in errored] == [("add/canonical", 0)]
     assert errored[0]["error_kind"] == "worker_lost"
-    assert errored[0]["error"].startswith("the Ray worker running this trial alone died 2 times; last: ")
+    assert errored[0]["error"].startswith(
+        "the Ray worker running this trial alone died 2 times; last: ActorDiedError: "
+    )
     assert Counter(r["outcome"] for r in found) == {"passed": 4, "errored": 1}
     assert (summary.ran, summary.passed, summary.errored, summary.done) == (5, 4, 1, 5)
     # 2 deaths alone for the doomed trial, its first death, and the single kill (maybe the same)

@@ -28,16 +28,17 @@ runner = CliRunner()
 
 @pytest.fixture
 def demo_run(tmp_path: Path) -> Path:
-    return write_run(tmp_path / "runs", "demo-run", demo_prompts())
+    return write_run(tmp_path / "runs", "demo-run", demo_prompts(), fixtures=True)
 
 
 # --------------------------------------------------------------------------- golden files
 
 
 @pytest.mark.parametrize("ext", sorted(FORMATS))
-def test_golden_files(demo_run: Path, tmp_path: Path, ext: str) -> None:
+def test_golden_files(demo_run: Path, tmp_path: Path, ext: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)  # the reports name the run as given: runs/demo-run
     out = tmp_path / "out"
-    result = runner.invoke(app, ["report", str(demo_run), "--k", "1,2,5", "--out-dir", str(out), "--quiet"])
+    result = runner.invoke(app, ["report", "runs/demo-run", "--k", "1,2,5", "--out-dir", str(out), "--quiet"])
     assert result.exit_code == 0, result.stderr
     assert f"wrote {out / f'report.{ext}'} ({FORMATS[ext]})" in result.stderr
     produced = (out / f"report.{ext}").read_text(encoding="utf-8")
@@ -55,10 +56,15 @@ def test_golden_text_shows_the_seed_figures() -> None:
     assert row.split() == ["canonical", "5", "0.550", "0.550", "0.675", "0.425", "0.750", "0.250"]
 
 
-def test_library_report_takes_one_options_object(demo_run: Path, tmp_path: Path) -> None:
+def test_library_report_takes_one_options_object(
+    demo_run: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # the reports name the run as given: runs/demo-run
     out = tmp_path / "lib"
     result = run_report(
-        ReportOptions(demo_run, ks="1,2,5", formats=["md", "json"], outputs=[out / "r.md", STDOUT])
+        ReportOptions(
+            Path("runs/demo-run"), ks="1,2,5", formats=["md", "json"], outputs=[out / "r.md", STDOUT]
+        )
     )
     assert result.stdout_format == "json"
     assert result.written == [("md", out / "r.md")]
@@ -342,7 +348,8 @@ def test_several_formats_with_paired_and_inferred_outputs(demo_run: Path, tmp_pa
     failure = t2.find("failure")
     assert failure is not None and failure.get("type") == "flaky"
     assert failure.get("message") == (
-        "flaky: 4/5 passed, 1 wrong, 0 errored; pass@1 0.800, pass@5 1.000, pass^5 0.000"
+        "flaky: 4/5 passed, 1 wrong, 0 errored; pass@1 0.800, pass@5 1.000, pass^5 0.000; "
+        "prompt t2/canonical (4/5 passed): Please do t2 (canonical).; expected: ok; got: answer 3"
     )
     props = {p.get("name"): p.get("value") for p in t2.iter("property")}
     assert props["flaky"] == "true"

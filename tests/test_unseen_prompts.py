@@ -463,3 +463,21 @@ def test_paraphrase_adds_no_second_for() -> None:
     assert not any("for me" in text for text in texts(timer, "paraphrase"))
     plumber = task("Find a plumber near Camden", {"p": "Camden"})
     assert any(text.endswith("near Camden for me") for text in texts(plumber, "paraphrase"))
+
+
+def test_issue_examples_of_context_blind_swaps_never_come_back() -> None:
+    """The swaps issue #14 found on unseen prompts: "try booking a table" -> "try reservation a
+    table", "get a bus" -> "obtain a bus", "going to Disney Land" -> "gonna Disney Land"."""
+    booking = task("Can you try booking a table at Nopa for 4 on Friday?", {"p": "Nopa", "d": "Friday"})
+    bus = task("I need to get a bus to the airport tomorrow morning", {"d": "tomorrow morning"})
+    disney = task("We're going to Disney Land next month with the kids", {"p": "Disney Land"})
+    seen = []
+    for t in (booking, bus, disney):
+        for tid in ("x1", "x2", "x3"):
+            for cls in ("paraphrase", "register"):
+                seen += texts(task(t.prompt, dict(t.slots), tid=tid), cls)
+    assert seen
+    for text in seen:
+        assert "reservation a table" not in text, text
+        assert "obtain a bus" not in text, text
+        assert not re.search(r"gonna\s+Disney", text), text

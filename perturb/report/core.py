@@ -19,6 +19,7 @@ from pathlib import Path
 from perturb.errors import UsageError
 from perturb.io.jsonl import write_atomic
 from perturb.report.aggregate import Analysis, analyze
+from perturb.report.details import read_details
 from perturb.report.formats import FORMATS
 from perturb.report.results import read_run
 
@@ -103,8 +104,12 @@ def plan_outputs(formats: list[str], outputs: list[Path], out_dir: Path | None) 
 def build_report(
     run_dir: str | Path, ks: list[int] | None = None, *, bootstrap: int = 2000, seed: int = 0
 ) -> Analysis:
-    """Read ``run_dir`` and compute every figure (see :mod:`perturb.report.aggregate`)."""
-    return analyze(read_run(run_dir), ks, bootstrap=bootstrap, seed=seed)
+    """Read ``run_dir`` and compute every figure (see :mod:`perturb.report.aggregate`), with the
+    failing examples behind them (:mod:`perturb.report.details`)."""
+    data = read_run(run_dir)
+    analysis = analyze(data, ks, bootstrap=bootstrap, seed=seed)
+    analysis.details, _ = read_details(run_dir, data.manifest)
+    return analysis
 
 
 def render(analysis: Analysis, fmt: str) -> str:

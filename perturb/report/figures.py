@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from perturb.report.results import RunData
+
+if TYPE_CHECKING:
+    from perturb.report.details import Details
 
 Label = Literal["stable-pass", "flaky", "brittle", "stable-fail"]
 LABELS: tuple[Label, ...] = ("stable-pass", "flaky", "brittle", "stable-fail")
@@ -253,3 +256,6 @@ class Analysis:
     n_max: int
     faults: FaultSummary | None = None
     """The fault axis (None: the run did not inject faults)."""
+    details: Details | None = None
+    """Prompt texts, failing examples, errors by cause and trace divergence
+    (:func:`perturb.report.details.read_details`; None: not read)."""

@@ -41,6 +41,7 @@ from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
 from perturb.run.agents.spec import AgentSettings
+from perturb.run.causes import Cause, causes_block, errored_trials, group_causes
 from perturb.run.executors import (
     DEFAULT_EXECUTOR,
     EXECUTORS,
@@ -128,6 +129,8 @@ class RunSummary:
     retry_pass: int | None = None
     resumed: bool = False
     notes: list[str] = field(default_factory=list)
+    causes: list[Cause] = field(default_factory=list)
+    """The run's errored trials (all of them, not only this invocation's) grouped by cause."""
 
     def summary(self) -> str:
         """The one-line summary the CLI prints."""
@@ -150,7 +153,7 @@ class RunSummary:
             tail = "rerun the same command to finish, then " + tail
         elif t["errored"]:
             tail += f" (or --retry-errored to re-run the {t['errored']} errored)"
-        return f"{head}; {run}; {tail}"
+        return "\n".join([f"{head}; {run}; {tail}", *causes_block(self.causes, str(self.run_dir))])
 
 
 def _select(
@@ -569,7 +572,9 @@ def _execute(plan: _Plan) -> RunSummary:
         totals["errored"] -= counts.retried
     for key in totals:
         totals[key] += getattr(counts, key)
+    causes = group_causes(errored_trials(trials_path)) if totals["errored"] else []
     return RunSummary(
+        causes=causes,
         run_id=run_id,
         run_dir=run_dir,
         trials_path=trials_path,

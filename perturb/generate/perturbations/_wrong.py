@@ -118,15 +118,35 @@ def _noun_after(text: str) -> str:
     return m.group(1) if m else ""
 
 
+def _round_step(n: int) -> int:
+    """How round a figure a person chose is: 1,100 -> 100, 90 -> 10, 45 -> 5; 0 for a figure
+    that is not round (312, 7) or a year."""
+    if n < 10 or 1900 <= n <= 2100:
+        return 0
+    for step in (1000, 500, 100, 50, 10, 5):
+        if n % step == 0 and n >= 2 * step:
+            return step
+    return 5 if n % 5 == 0 else 0
+
+
 def _count_choices(n: int, counted: bool) -> list[int]:
+    rounded = _round_step(n)
+    if rounded:  # a chosen round figure ($90, 45 seconds, volume 30) is misremembered as another
+        near = [n + k * rounded for k in (-2, -1, 1, 2)]
+        return [c for c in near if c >= rounded and n / 2 <= c <= n * 2]
     step = max(1, n // 10) if n >= 20 and not 1900 <= n <= 2100 else 1  # a year moves by one
     low = 2 if counted else 1
     return [n + k * step for k in (-3, -2, -1, 1, 2, 3) if n + k * step >= low and n + k * step != n]
 
 
-def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = False) -> str | None:
+def wrong_count(
+    value: str, rng: random.Random, after: str = "", money: bool = False, before: str = ""
+) -> str | None:
     """Another count or amount in the first number of ``value`` (digits, same format, or a
-    number word), agreeing with the noun it counts."""
+    number word), agreeing with the noun it counts: "1 passenger" -> "2 passengers", but a
+    number used as an adjective keeps its noun ("a 10 minute trip" -> "a 20 minute trip",
+    "a two bedroom flat" -> "a three bedroom flat"). A round figure becomes another round
+    figure ("$90" -> "$80"); a terminal number moves down ("Terminal 5" -> "Terminal 4")."""
     m = re.search(r"\d{1,3}(?:,\d{3})+|\d+", value)
     word = None if m else _NUMBER_WORD_RE.search(value)
     if not m and not word:
@@ -154,6 +174,8 @@ def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = F
     else:
         n = NUMBER_WORDS.index(match.group().lower())
     choices = _count_choices(n, counted)
+    if re.search(r"\bterminal\s*$", before + value[: match.start()], re.I):
+        choices = [n - 1] if n > 1 else []  # a terminal that exists: a lower number
     if word:
         choices = [c for c in choices if c < len(NUMBER_WORDS)]
     if not choices:
@@ -173,7 +195,7 @@ def wrong_count(value: str, rng: random.Random, after: str = "", money: bool = F
         text += "th" if 10 <= int(text) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(int(text) % 10, "th")
         tail = tail[ordinal.end() :]
     out = value[: match.start()] + text + tail
-    if inside and not _is_plural(inside) and _countable(inside):  # "1 passenger" -> "2 passengers"
+    if n == 1 and inside and not _is_plural(inside) and _countable(inside):  # "1 passenger" -> "2 passengers"
         at = match.start() + len(text) + value[match.end() :].index(inside)
         out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
     return out
@@ -286,6 +308,8 @@ def wrong_value(
     ``before``/``after``: the prompt text around the value (a weekday before a date, the noun
     after a count); ``avoid``: values the prompt already states, never offered as wrong."""
     avoid_low = {a.lower() for a in avoid}
+    if "@" in value or "://" in value:
+        return None  # an email or URL: nobody mistypes a whole other address
     base = value.lower().rstrip("s")
     if base in (d.lower() for d in WEEKDAYS):
         plural = value.lower().endswith("days")
@@ -308,7 +332,7 @@ def wrong_value(
         return same_case(value, other) if value.islower() else other
     if kind == "time" or re.fullmatch(r"\d{1,2}(?::\d{2})?\s?(?:[AaPp]\.?[Mm]\.?)?", value):
         if re.fullmatch(r"\d{1,2}", value) and kind != "time":
-            return _avoiding(lambda: wrong_count(value, rng, after), avoid_low)
+            return _avoiding(lambda: wrong_count(value, rng, after, before=before), avoid_low)
         return _avoiding(lambda: _wrong_time(value, rng), avoid_low)
     if kind == "date":
         return _avoiding(lambda: _wrong_date(value, rng, before, avoid), avoid_low)
@@ -319,14 +343,27 @@ def wrong_value(
         if swapped and swapped.lower() not in avoid_low:
             return swapped
     if kind in ("money", "number", "slot"):
-        found = _avoiding(lambda: wrong_count(value, rng, after, money=kind == "money"), avoid_low)
+        found = _avoiding(
+            lambda: wrong_count(value, rng, after, money=kind == "money", before=before), avoid_low
+        )
         if found is None and re.fullmatch(r"\d{4,}", value.strip()) and not 1900 <= int(value) <= 2100:
             found = _avoiding(lambda: _wrong_id(value, rng), avoid_low)  # a zip or account number
         if found is None and kind == "slot":
-            found = _wrong_relative(value) or _wrong_name(value, rng, avoid_low)
+            found = _wrong_relative(value)
+            if found is None and not _KIN_RE.search(before):
+                found = _wrong_name(value, rng, avoid_low)
         return found
     return None
 
+
+_KIN_RE = re.compile(
+    r"\b(?:wife|husband|partner|son|daughter|mum|mom|mother|dad|father|brother|sister|"
+    r"boyfriend|girlfriend|fianc[ée]e?|grandma|grandmother|grandad|grandpa|grandfather|"
+    r"child|kid|baby|aunt|uncle|niece|nephew|cousin)[\s,:]*$",
+    re.I,
+)
+"""A family member named right before a name ("my wife Elena", "my mum, Maria"): nobody
+misnames their own wife, so such a name is not corrected."""
 
 _CURRENCY_SIGNS = "$£€"
 

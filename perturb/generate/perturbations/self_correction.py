@@ -60,6 +60,17 @@ PHRASINGS: dict[str, tuple[str, str]] = {
 }
 """Phrasing name -> (text before the canonical value, text after it)."""
 
+LOWER_PHRASINGS: dict[str, tuple[str, str]] = {
+    "no": PHRASINGS["no"],
+    "lower_i_mean": ("{wrong} i mean ", ""),
+    "lower_no_wait": ("{wrong} no wait ", ""),
+    "lower_sorry": ("{wrong} sorry i meant ", ""),
+}
+"""The phrasings of a lower-case message ("need a van under $80 i mean $90 a day", "under
+$80, no, $90"): lower case, no typed dash or ellipsis, the way the rest of the message is
+typed."""
+ALL_PHRASINGS = {**PHRASINGS, **LOWER_PHRASINGS}
+
 CUE_RE = re.compile(
     r"(?:(?:sorry|I\s+meant|no,?\s+wait|actually(?:,?\s+make\s+(?:that|it))?|correction:|"
     r"I\s+mean|scratch\s+that|make\s+that|or\s+rather|oops|my\s+mistake|that['’]?s\s+wrong|wait|no,)"
@@ -162,6 +173,8 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
             continue
         if part.kind == "place" and _locates_landmark(ctx, span):
             continue
+        if part.kind == "place" and re.search(r"\b[A-Z][a-z]+ of\s*$", span.text[: part.start]):
+            continue  # "the University of Toronto" is a name: no "University of Boston"
         wrong = wrong_value(
             part.text,
             part.kind,
@@ -232,7 +245,7 @@ def _picks(ctx: TaskContext, slots: list[tuple[str, Span]], k: int, rng: random.
 
 
 def _phrase_words(phrasing: str, wrong: str) -> int:
-    before, after = PHRASINGS[phrasing]
+    before, after = ALL_PHRASINGS[phrasing]
     return len(words(before.format(wrong=wrong) + after))
 
 
@@ -244,11 +257,14 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             "name, place or known-category value)"
         )
     base = max(1, len(words(ctx.prompt)))
+    lower = not re.search(r"[A-Z]", _unprotected(ctx))
+    # a short message holds one correction, a chat message of a few sentences two at most
+    most = 1 if base <= 10 else 2 if base <= 30 else len(slots)
     # Draw plans (which slots, which wrong values, which phrasings) and keep the one whose
     # ε (added words / canonical words) is nearest the level; the draw order breaks ties.
     best: tuple[float, int, list[tuple[int, str, str]]] | None = None
     for trial in range(16):
-        k = 1 + int(rng.random() * len(slots)) if trial else 1
+        k = 1 + int(rng.random() * min(most, len(slots))) if trial else 1
         picked = _picks(ctx, slots, k, rng)
         plan = []
         for i in picked:
@@ -256,7 +272,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             if wrong is None:
                 continue
             sentence = _sentence_at(ctx, slots[i][1])
-            names = sorted(PHRASINGS)
+            names = sorted(LOWER_PHRASINGS if lower else PHRASINGS)
             if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
                 names = [n for n in names if n not in DASHED]
             plan.append((i, wrong, rng.choice(names)))
@@ -276,7 +292,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         label, span = slots[i]
         token = sentinel(ctx.spans.index(span))
         at = masked.index(token)
-        before, after = PHRASINGS[phrasing]
+        before, after = ALL_PHRASINGS[phrasing]
         # the whole phrase is restated: "a family of five... actually make that a family of
         # four", never "... make that family of four"
         article = _ARTICLE_RE.search(masked[:at])
@@ -295,6 +311,12 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     details: dict[str, Any] = dict(corrections[0])
     details["corrections"] = corrections
     return Variant(text=ctx.unmask(masked), details=details)
+
+
+def _unprotected(ctx: TaskContext) -> str:
+    """The prompt without its protected values (a name or a code keeps its capitals in an
+    otherwise lower-case message)."""
+    return re.sub("[\ue000-\uf8ff]", " ", ctx.masked)
 
 
 def _sentence_at(ctx: TaskContext, span: Span) -> str:

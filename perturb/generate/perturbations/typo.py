@@ -19,8 +19,10 @@ On top of them, each variant picks a casing mode (seeded), as people actually sl
 ``keep`` (half the variants), ``lower`` (everything outside protected values in lower case,
 "i'll"), ``capitalised`` (one mid-sentence content word with a capital, "then Book":
 a word of four letters or more that is not a function word, never "Of"/"For"/"The"),
-``sticky_shift`` (Shift held for two letters, "PLease") or ``caps_lock`` (one whole word in
-capitals, "HOW"). Never random per-letter case ("bOoK").
+``sticky_shift`` (Shift held for two letters, "PLease") or ``caps_lock`` (one whole content
+word in capitals, "MORNING": four letters or more, never "FOR" or "HOW"). Never random
+per-letter case ("bOoK"), and no casing slip at all in a message typed all in lower case (a
+single capital there reads as placed, not slipped).
 
 nlpaug's own ``KeyboardAug`` is not called: it draws from the process-global ``random`` and
 numpy generators (so output depends on what else ran) and masks by token stop-list, which
@@ -146,7 +148,9 @@ def _recase(word: str, mode: str) -> str | None:
         return word[0].upper() + word[1:]
     if mode == "sticky_shift" and n_letters >= 3 and word[:1].isupper() and word[1:2].islower():
         return word[:2].upper() + word[2:]
-    if mode == "caps_lock" and n_letters >= 3 and not word.isupper():
+    if mode == "caps_lock" and (n_letters < 4 or word.lower() in FUNCTION_WORDS or "'" in word):
+        return None  # caps lock left on over a content word ("MORNING"), not "FOR" or "HOW"
+    if mode == "caps_lock" and not word.isupper():
         return word.upper()
     return None
 
@@ -159,6 +163,8 @@ def _sentence_initial(masked: str, start: int) -> bool:
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
     masked = ctx.masked
     mode = rng.choices(CASE_MODES, weights=_CASE_WEIGHTS)[0]
+    if mode != "keep" and not re.search(r"[A-Z]", re.sub("\ue000[^\ue001]*\ue001", " ", masked)):
+        mode = "keep"  # a message typed all in lower case gets no stray capital
     if mode == "lower":
         # sentinels are private-use characters (unchanged); keep every offset stable
         masked = "".join(c.lower() if len(c.lower()) == 1 else c for c in masked)

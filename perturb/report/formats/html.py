@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from html import escape
 
+from perturb.io.inert import printable
 from perturb.report.aggregate import Analysis, Interval
 from perturb.report.formats import (
     DEFINITIONS,
@@ -260,8 +261,8 @@ def _html_cell(cell: Cell) -> str:
             return f'<span class="brittle" title="{tip}">brittle</span>'
         return f'<span class="{label}">{label}</span>'
     if isinstance(cell, CodeCell):
-        return f"<code>{escape(cell.text)}</code>"
-    return escape(cell)
+        return f"<code>{escape(printable(cell.text))}</code>"
+    return escape(printable(cell))
 
 
 def _html(t: tables.Table) -> str:
@@ -331,6 +332,16 @@ def _sections(a: Analysis) -> list[str]:
                 left=2,
             ),
         ]
+    brittle = tables.brittle(a)
+    if brittle.rows:
+        out += ["<h2>Brittle prompts (fail every trial; the task's other prompts pass)</h2>", _html(brittle)]
+    for title, table in (
+        ("Errored trials by cause", tables.causes(a)),
+        (f"Failing prompts (the {tables.FAILING_PER_CLASS} worst per class)", tables.failing(a)),
+        ("Trace divergence", tables.divergences(a)),
+    ):
+        if table.rows:
+            out += [f"<h2>{escape(title)}</h2>", _html(table)]
     out += [
         f"<h2>Per task ({len(a.tasks)} rows)</h2>",
         _html(tables.tasks(a, a.tasks)),

@@ -9,12 +9,14 @@ objects keyed by k as a string (``{"1": 0.55, "2": 0.425}``). The layout is docu
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from typing import Any
 
 from perturb._version import __version__
 from perturb.report.aggregate import Analysis, ClassSummary, Delta, Interval, TaskRow
-from perturb.report.formats import DEFINITIONS, SCHEMA, SCHEMA_VERSION
+from perturb.report.details import OUTPUT_CHARS
+from perturb.report.formats import DEFINITIONS, SCHEMA, SCHEMA_VERSION, tables
 from perturb.report.formats.spec import FormatSpec
 from perturb.report.rounding import rounded
 
@@ -183,9 +185,109 @@ def to_dict(a: Analysis) -> dict[str, Any]:
             for d in a.drift
         ],
         "faults": _faults(a),
+        "failures": _failures(a),
+        "failing_prompts": _failing_prompts(a),
         "warnings": a.warnings,
         "notes": a.notes,
     }
+
+
+def _bounded(value: Any) -> tuple[Any, bool]:
+    """An output as it is, or its compact JSON cut to ``OUTPUT_CHARS`` (and True)."""
+    text = tables.output_text(value)
+    if len(text) <= OUTPUT_CHARS:
+        return value, False
+    return text[:OUTPUT_CHARS], True
+
+
+def _failures(a: Analysis) -> dict[str, Any] | None:
+    """How the failing examples are bounded, where the texts came from, errored trials by cause."""
+    d = a.details
+    if d is None:
+        return None
+    return {
+        "sample_per_prompt": d.sample,
+        "sample_rule": f"per prompt: the first {d.sample} wrong and the first {d.sample} errored "
+        f"trials by attempt; outputs and errors longer than {OUTPUT_CHARS} characters are cut "
+        "to their first characters (as compact JSON) with output_cut true",
+        "fixtures": None if d.fixtures is None else str(d.fixtures),
+        "note": d.note,
+        "errored_by_cause": {
+            c.kind: [
+                {
+                    "kind": cause.kind,
+                    "cause": cause.key,
+                    "trials": cause.count,
+                    "prompts": len(cause.variants),
+                    "example": cause.example[:OUTPUT_CHARS],
+                    "example_variant": cause.example_variant,
+                    "example_attempt": cause.example_attempt,
+                }
+                for cause in d.causes.get(c.kind, [])
+            ]
+            for c in a.classes
+            if d.causes.get(c.kind)
+        },
+    }
+
+
+def _failing_prompts(a: Analysis) -> list[dict[str, Any]]:
+    """Every prompt with a wrong or errored trial: its text, expected value, grader notes, a
+    bounded sample of wrong and errored trials, and its trace divergence."""
+    d = a.details
+    if d is None:
+        return []
+    order = {c.kind: i for i, c in enumerate(a.classes)}
+    rows = sorted(
+        (p for p in d.prompts.values() if p.failed),
+        key=lambda p: (order.get(p.kind, len(order)), p.passed / p.n, p.variant_id),
+    )
+    out = []
+    for p in rows:
+        wrong, errored = [], []
+        for t in p.failing:
+            if t.outcome == "wrong":
+                output, cut = _bounded(t.output)
+                item: dict[str, Any] = {"attempt": t.attempt, "output": output, "grader_note": t.grader_note}
+                if cut:
+                    item["output_cut"] = True
+                wrong.append(item)
+            else:
+                errored.append(
+                    {
+                        "attempt": t.attempt,
+                        "error_kind": t.error_kind,
+                        "error": (t.error or "")[:OUTPUT_CHARS],
+                    }
+                )
+        out.append(
+            {
+                "variant_id": p.variant_id,
+                "task_id": p.task_id,
+                "class": p.kind,
+                "n": p.n,
+                "passed": p.passed,
+                "wrong": p.wrong,
+                "errored": p.errored,
+                "prompt": p.prompt,
+                "expected": p.expected,
+                "grader_notes": [{"note": note, "count": c} for note, c in p.notes.most_common()],
+                "wrong_sample": wrong,
+                "errored_sample": errored,
+                "divergence": None if p.divergence is None else p.divergence.sentence(),
+            }
+        )
+    return out
+
+
+_BIDI = re.compile("[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _escape_bidi(text: str) -> str:
+    """Bidi controls and line/paragraph separators written as ``\\uXXXX`` escapes (they can
+    only occur inside JSON strings, where the escape means the same character), so the file
+    reads in its true order in an editor or a terminal."""
+    return _BIDI.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def _faults(a: Analysis) -> dict[str, Any] | None:
@@ -229,7 +331,7 @@ def _faults(a: Analysis) -> dict[str, Any] | None:
     }
 
 
-ROW_LISTS = ("tasks", "worst_tasks", "consistently_wrong", "meaning_drift")
+ROW_LISTS = ("tasks", "worst_tasks", "consistently_wrong", "meaning_drift", "failing_prompts")
 """Top-level lists written one compact object per line (readable, diffable, fast)."""
 
 
@@ -250,7 +352,7 @@ def render_json(a: Analysis) -> str:
         else:
             block = "[]"
         text = text.replace(f'"{marks[key]}"', block, 1)
-    return text + "\n"
+    return _escape_bidi(text) + "\n"
 
 
 SPEC = FormatSpec(name="json", extension="json", render=render_json, aliases=(), suffixes=())

@@ -15,8 +15,10 @@ from __future__ import annotations
 import re
 from xml.sax import saxutils
 
+from perturb.io.inert import printable
 from perturb.report.aggregate import Analysis, TaskRow
-from perturb.report.formats import f3, interval, lam_text
+from perturb.report.details import PromptDetail
+from perturb.report.formats import f3, interval, lam_text, tables
 from perturb.report.formats.spec import FormatSpec
 
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -47,6 +49,26 @@ def _message(a: Analysis, r: TaskRow) -> str:
     )
 
 
+JUNIT_PROMPTS = 3
+"""Failing prompts of a testcase written out in full in its failure text (worst first)."""
+
+
+def _example(p: PromptDetail, *, short: bool) -> str:
+    """A failing prompt: its id, text, expected value, a failing output (or error) and grader
+    note; one line (``short``, for the message attribute) or one line each. Control and bidi
+    characters are escaped."""
+    got, output, note = tables.first_failure(p)
+    limit = 80 if short else 1000
+    parts = [
+        f"prompt {p.variant_id} ({p.passed}/{p.n} passed): {tables.snippet(p.prompt, limit)}",
+        *([] if p.prompt is None else [f"expected: {tables.snippet(tables.output_text(p.expected), limit)}"]),
+        f"{got}: {tables.snippet(output, limit)}",
+        *([f"grader: {tables.snippet(note, limit)}"] if note else []),
+        *([f"trace: {p.divergence.sentence()}"] if p.divergence is not None and not short else []),
+    ]
+    return ("; " if short else "\n").join(printable(part) for part in parts)
+
+
 def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]:
     props = [
         ("label", r.label),
@@ -73,7 +95,12 @@ def _case(a: Analysis, classname: str, r: TaskRow) -> tuple[list[str], int, int]
     fails = errs = 0
     if not r.all_passed:
         message = _message(a, r)
+        failing = tables.task_failures(a, r.task_id, r.kind)
+        if failing:
+            message += "; " + _example(failing[0], short=True)
         detail = message
+        for p in failing[:JUNIT_PROMPTS]:
+            detail += "\n\n" + _example(p, short=False)
         if r.wrong_output is not None:
             detail += f"\nevery wrong trial gave the same output: {r.wrong_output}"
         if r.label == "brittle":

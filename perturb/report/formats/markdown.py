@@ -147,6 +147,7 @@ def render_markdown(a: Analysis) -> str:
             )
             + more,
         ]
+        out += _details("Brittle prompts and their text", _md(tables.brittle(a)))
     if a.consistently_wrong:
         rows = sorted(a.consistently_wrong, key=lambda r: (-r.wrong / r.n, r.task_id, r.kind))
         out += ["", "### Consistently wrong (same wrong output every time)", ""]
@@ -181,6 +182,7 @@ def render_markdown(a: Analysis) -> str:
             left=2,
         )
         out += _more(min(len(a.drift), MAX_LIST_ROWS), len(a.drift))
+    out += _why(a)
     out += _details(
         "pass@k and pass^k at the requested k; the pass^k curve",
         [*_md(tables.requested(a)), "", *_md(tables.curve(a))],
@@ -201,6 +203,54 @@ def render_markdown(a: Analysis) -> str:
     for note in a.notes:
         out += ["", f"_note: {text(note)}_"]
     return "\n".join(out) + "\n"
+
+
+def _why(a: Analysis) -> list[str]:
+    """Errored trials by cause, then per class a collapsible list of its worst prompts with
+    their text, expected value, a failing output and its grader note; the trace divergences."""
+    d = a.details
+    if d is None:
+        return []
+    out: list[str] = []
+    cause_table = tables.causes(a)
+    worst = tables.failing_prompts(a)
+    div = tables.divergences(a)
+    if not (cause_table.rows or worst or div.rows):
+        return out
+    out += ["", "### Why it failed", ""]
+    out.append(
+        f"Every trial of a prompt: {code(f'perturb show {a.data.path} PROMPT')}; the "
+        f"{tables.FAILING_PER_CLASS} prompts with the fewest passes per class are below."
+    )
+    if cause_table.rows:
+        out += ["", "**Errored trials by cause**", "", *_md(cause_table)]
+    for kind, prompts in worst.items():
+        body: list[str] = []
+        for p in prompts:
+            got, output, note = tables.first_failure(p)
+            body.append(
+                f"- {code(p.variant_id)} {p.passed}/{p.n} passed: {text(tables.snippet(p.prompt, 200))}"
+            )
+            if p.prompt is not None:
+                body.append(f"  - expected {code(tables.snippet(tables.output_text(p.expected), 200))}")
+            body.append(f"  - {got} {code(tables.snippet(output, 300))}")
+            if note:
+                body.append(f"  - grader: {text(tables.snippet(note, 300))}")
+            if p.divergence is not None:
+                body.append(f"  - trace: {text(p.divergence.sentence())}")
+        failing = sum(1 for q in d.prompts.values() if q.kind == kind and q.failed)
+        out += _details(
+            f"{text(kind)}: {failing} prompt{'s' if failing != 1 else ''} with a failing trial", body
+        )
+    if div.rows:
+        shown = div.rows[:MAX_LIST_ROWS]
+        out += _details(
+            f"Trace divergence ({len(div.rows)} prompt{'s' if len(div.rows) != 1 else ''})",
+            _md(tables.Table(div.title, div.header, shown, div.left)) + _more(len(shown), len(div.rows)),
+        )
+    if d.note:
+        out += ["", f"_note: {text(d.note)}_"]
+    return out
 
 
 SPEC = FormatSpec(name="md", extension="md", render=render_markdown, aliases=("markdown",), suffixes=())

@@ -14,9 +14,11 @@ formats that wrap on their own replace them with a space (:meth:`Table.flat_head
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from perturb.report.aggregate import Analysis, Interval, TaskRow
+from perturb.report.details import PromptDetail
 from perturb.report.formats import f3, interval, lam_text, n_range, percent, seconds, signed, usd
 
 
@@ -310,4 +312,152 @@ def fault_classes(a: Analysis) -> Table:
                 signed(r.delta),
             ]
         )
+    return table
+
+
+SNIPPET_CHARS = 60
+"""Prompt text shown next to an id in lists (gate, brittle, failing prompts)."""
+FAILING_PER_CLASS = 5
+"""Prompts per class in the failing-examples table: those with the fewest passes."""
+EXAMPLE_OUTPUT_CHARS = 300
+"""A failing output or error in the failing-examples table is cut to this many characters."""
+
+
+def snippet(text: str | None, limit: int = SNIPPET_CHARS) -> str:
+    """The start of a prompt on one line (whitespace runs as one space, ``…`` marks a cut)."""
+    if text is None:
+        return "(text unavailable)"
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def _short(text: str, limit: int = EXAMPLE_OUTPUT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def output_text(value: object) -> str:
+    """An output as one line of compact JSON (a string as itself)."""
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def causes(a: Analysis) -> Table:
+    """Errored trials per class grouped by cause (:mod:`perturb.run.causes`): trials, kind,
+    cause, prompts and one example (empty when nothing errored or details were not read)."""
+    table = Table(
+        "errored trials by cause", ["class", "kind", "cause", "trials", "prompts", "example"], left=3
+    )
+    if a.details is None:
+        return table
+    for kind in [c.kind for c in a.classes]:
+        for c in a.details.causes.get(kind, []):
+            example = f"{c.example_variant} attempt {c.example_attempt}: {c.example}"
+            table.rows.append(
+                [
+                    kind,
+                    c.kind,
+                    CodeCell(_short(c.key)),
+                    str(c.count),
+                    str(len(c.variants)),
+                    CodeCell(_short(example)),
+                ]
+            )
+    return table
+
+
+def failing_prompts(a: Analysis) -> dict[str, list[PromptDetail]]:
+    """Per class (report order): its prompts with a failing trial, fewest passes first, at most
+    ``FAILING_PER_CLASS``."""
+    out: dict[str, list[PromptDetail]] = {}
+    if a.details is None:
+        return out
+    by_kind: dict[str, list[PromptDetail]] = {}
+    for p in a.details.prompts.values():
+        if p.failed:
+            by_kind.setdefault(p.kind, []).append(p)
+    for c in a.classes:
+        rows = sorted(by_kind.get(c.kind, []), key=lambda p: (p.passed / p.n, -p.errored, p.variant_id))
+        if rows:
+            out[c.kind] = rows[:FAILING_PER_CLASS]
+    return out
+
+
+def task_failures(a: Analysis, task_id: str, kind: str) -> list[PromptDetail]:
+    """The prompts of one task in one class with a failing trial, fewest passes first."""
+    return [] if a.details is None else a.details.failing_of(task_id, kind)
+
+
+def first_failure(p: PromptDetail) -> tuple[str, str, str]:
+    """(``got`` or ``error``, the output or ``[kind] error``, the grader note) of a prompt's
+    first failing trial (empty strings when none is kept)."""
+    if not p.failing:
+        return "got", "", ""
+    t = p.failing[0]
+    if t.outcome == "errored":
+        return "error", f"[{t.error_kind or 'error'}] {t.error or ''}", ""
+    return "got", output_text(t.output), t.grader_note or ""
+
+
+def failing(a: Analysis) -> Table:
+    """The worst prompts of each class: id, passed, prompt text, expected, a failing output (or
+    error) and its grader note."""
+    table = Table(
+        "failing prompts (worst first, per class)",
+        ["class", "prompt", "passed", "text", "expected", "failing output", "grader note"],
+        left=2,
+    )
+    for kind, prompts in failing_prompts(a).items():
+        for p in prompts:
+            _, output, note = first_failure(p)
+            table.rows.append(
+                [
+                    kind,
+                    CodeCell(p.variant_id),
+                    f"{p.passed}/{p.n}",
+                    snippet(p.prompt, 120),
+                    CodeCell("-" if p.prompt is None else _short(output_text(p.expected), 120)),
+                    CodeCell(_short(output)),
+                    _short(note),
+                ]
+            )
+    return table
+
+
+def divergences(a: Analysis) -> Table:
+    """Prompts whose failing traces part from passing ones: where (see
+    :mod:`perturb.report.divergence`)."""
+    table = Table("trace divergence", ["prompt", "class", "passed", "divergence"], left=2)
+    if a.details is None:
+        return table
+    order = {c.kind: i for i, c in enumerate(a.classes)}
+    rows = [p for p in a.details.prompts.values() if p.divergence is not None]
+    rows.sort(key=lambda p: (order.get(p.kind, len(order)), p.passed / p.n, p.variant_id))
+    for p in rows:
+        assert p.divergence is not None
+        table.rows.append([CodeCell(p.variant_id), p.kind, f"{p.passed}/{p.n}", p.divergence.sentence()])
+    return table
+
+
+def brittle(a: Analysis) -> Table:
+    """Brittle tasks: the prompts failing every trial, each with its text, while the task's
+    other prompts of the class pass every trial."""
+    table = Table(
+        "brittle prompts", ["task", "class", "passed", "prompt failing every trial", "text"], left=2
+    )
+    prompts = a.details.prompts if a.details is not None else {}
+    for r in a.tasks:
+        if r.label != "brittle":
+            continue
+        for vid in r.always_failing:
+            p = prompts.get(vid)
+            table.rows.append(
+                [
+                    CodeCell(r.task_id),
+                    r.kind,
+                    f"{r.passed}/{r.n}",
+                    CodeCell(vid),
+                    snippet(p.prompt if p else None),
+                ]
+            )
     return table

@@ -25,6 +25,7 @@ from perturb.report.formats import (
 )
 from perturb.report.formats.spec import FormatSpec
 from perturb.report.formats.tables import Cell, IntervalCell, LabelCell, cell_text
+from perturb.run.causes import cause_lines
 
 MAX_TASK_ROWS = 60
 """Above this many task rows the text report lists only the weakest rows that are not
@@ -109,11 +110,23 @@ def _lists(a: Analysis) -> list[_Section]:
     if brittle:
         table = _table("task", "class", "passed", "prompts failing every trial", right_from=2)
         table.columns[3].justify = "left"
+        texts = a.details.prompts if a.details is not None else {}
         for r in brittle[:MAX_LIST_ROWS]:
-            ids = [p.rpartition("/")[2] for p in r.always_failing]
-            _row(
-                table, r.task_id, r.kind, f"{r.passed}/{r.n}", f"{len(ids)} of {r.variants}: {', '.join(ids)}"
-            )
+            for i, vid in enumerate(r.always_failing):
+                p = texts.get(vid)
+                shown = vid.rpartition("/")[2] + (f' "{tables.snippet(p.prompt, 40)}"' if p else "")
+                if i == 0:
+                    _row(
+                        table,
+                        r.task_id,
+                        r.kind,
+                        f"{r.passed}/{r.n}",
+                        f"{len(r.always_failing)} of {r.variants}: {shown}",
+                    )
+                else:
+                    _row(
+                        table, "", "", "", f"{'':>{len(f'{len(r.always_failing)} of {r.variants}: ')}}{shown}"
+                    )
         out.append(
             _Section(
                 "brittle: some prompts of the task fail every trial, the others pass every trial"
@@ -202,13 +215,91 @@ def scorecard(a: Analysis) -> Group:
             )
             if matched:
                 parts.append(Text(f"matched tasks: {matched}", style="dim"))
+    parts.extend(_failure_parts(a))
     if a.warnings or a.notes:
         parts.append(Text(""))
     for w in a.warnings:
         parts.append(Text(f"warning: {printable(w)}", style="yellow"))
     for note in a.notes:
         parts.append(Text(f"note: {printable(note)}", style="dim"))
+    parts.extend(_summary_parts(a))
     return Group(*parts)
+
+
+def _failure_parts(a: Analysis) -> list[RenderableType]:
+    """Errored trials by cause per class, the worst failing prompts with their text, expected
+    value and a failing output, and the trace divergences."""
+    d = a.details
+    if d is None:
+        return []
+    run = printable(str(a.data.path))
+    parts: list[RenderableType] = []
+    if d.causes:
+        parts += [Text(""), Text("errored trials by cause", style="bold")]
+        for c in a.classes:
+            found = d.causes.get(c.kind)
+            if found:
+                parts.append(Text(f"{c.kind}:"))
+                parts.extend(Text(line) for line in cause_lines(found))
+        parts.append(Text(f"every errored trial: perturb show {run} --errored", style="dim"))
+    worst = tables.failing_prompts(a)
+    if worst:
+        parts += [
+            Text(""),
+            Text(
+                f"failing prompts (the {tables.FAILING_PER_CLASS} worst per class; "
+                f"every trial: perturb show {run} PROMPT)",
+                style="bold",
+            ),
+        ]
+        for kind, prompts in worst.items():
+            for p in prompts:
+                got, output, note = tables.first_failure(p)
+                parts.append(Text(f"  {printable(p.variant_id)}  {p.passed}/{p.n} passed  {kind}"))
+                parts.append(Text(f"      text: {printable(tables.snippet(p.prompt, 100))}"))
+                if p.prompt is not None:
+                    expected = tables.output_text(p.expected)
+                    parts.append(Text(f"      expected: {printable(tables.snippet(expected, 100))}"))
+                parts.append(Text(f"      {got}: {printable(tables.snippet(output, 100))}"))
+                if note:
+                    parts.append(Text(f"      grader: {printable(tables.snippet(note, 100))}"))
+    div = tables.divergences(a)
+    if div.rows:
+        parts += [Text(""), Text("trace divergence (earliest step where failing trials part)", style="bold")]
+        for row in div.rows[:MAX_LIST_ROWS]:
+            parts.append(Text(f"  {printable(cell_text(row[0]))}  {row[2]}: {printable(cell_text(row[3]))}"))
+        if len(div.rows) > MAX_LIST_ROWS:
+            parts.append(Text(f"  ... {len(div.rows) - MAX_LIST_ROWS} more in the JSON and HTML reports"))
+    if d.note:
+        parts.append(Text(f"note: {printable(d.note)}", style="dim"))
+    return parts
+
+
+def _summary_parts(a: Analysis) -> list[RenderableType]:
+    """The closing block: what a reader who scrolled past everything needs."""
+    lines = [consistency_line(a), robustness_line(a)]
+    deltas = [c for c in a.classes if c.delta is not None]
+    if deltas:
+        worst = min(deltas, key=lambda c: (c.delta.mean.point if c.delta else 0.0, c.kind))
+        assert worst.delta is not None
+        lines.append(
+            f"largest drop: {worst.kind} Δ mean {tables.cell_text(tables.IntervalCell(worst.delta.mean))} "
+            f"on {worst.delta.n_tasks} matched tasks"
+        )
+    flaky = sum(c.flaky for c in a.classes)
+    brittle = sum(c.brittle for c in a.classes)
+    lines.append(f"tasks × classes: {flaky} flaky, {brittle} brittle (of {len(a.tasks)})")
+    d = a.details
+    if d is not None:
+        failing = sum(1 for p in d.prompts.values() if p.failed)
+        errored = sum(p.errored for p in d.prompts.values())
+        lines.append(
+            f"prompts with a failing trial: {failing} of {len(d.prompts)}; "
+            f"errored trials: {errored} of {a.n_trials}"
+        )
+        if failing:
+            lines.append(f"why: perturb show {a.data.path} --failed")
+    return [Text(""), Text("summary", style="bold"), *(Text("  " + printable(line)) for line in lines)]
 
 
 def render_text(a: Analysis, width: int = 120) -> str:
