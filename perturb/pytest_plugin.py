@@ -132,7 +132,7 @@ def _subject(line: str) -> str | None:
     if status in ("newly flaky", "newly brittle", "newly failing"):
         key = rest.partition(": ")[0]
         return f"{key.rpartition('/')[2]} labels"
-    if status in ("regression", "ok", "within noise"):
+    if status in ("regression", "ok", "within noise", "unreliable"):
         subject, sep, _ = rest.partition(": ")
         return subject if sep else None
     return None

@@ -66,9 +66,9 @@ def test_a_failing_gate_fails_the_items_it_names_with_the_gates_message(
     result = pytester.runpytest(
         "--perturb-run=" + str(run),
         "--perturb-baseline=" + str(base),
-        "--perturb-option=strict=true",  # 3 tasks x 5 trials: the sound default calls this noise
         f"--junitxml={xml}",
         "-rA",
+        "--perturb-option=strict=true",  # the default (sound) gate calls 3 tasks' drop noise
     )
     # t1: (1.0+1.0+0.6)/3 = 0.867 -> (0.4+0+0.6)/3 = 0.333; canonical passes, paraphrase fails
     result.assert_outcomes(passed=2, failed=4)
@@ -126,15 +126,15 @@ def test_require_is_one_item_and_options_reach_the_gate(pytester: pytest.Pyteste
     loose = pytester.runpytest(
         "--perturb-run=" + str(worse),
         "--perturb-baseline=" + str(base),
-        "--perturb-option=strict=true",
         "--perturb-tolerance=0.1",
+        "--perturb-option=strict=true",
     )
     loose.assert_outcomes(passed=5)
     generic = pytester.runpytest(
         "--perturb-run=" + str(worse),
         "--perturb-baseline=" + str(base),
-        "--perturb-option=strict=true",
         "--perturb-option=tolerance=0.1",
+        "--perturb-option=strict=true",
     )
     generic.assert_outcomes(passed=5)
     unknown = pytester.runpytest(
