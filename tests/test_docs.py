@@ -68,6 +68,12 @@ def test_readme_stays_short_and_starts_with_the_two_commands() -> None:
     blocks = re.findall(r"```bash\n(.*?)\n```", text, re.S)
     assert blocks[0].endswith("perturb report runs/demo")
     assert blocks[1].endswith("python -m pytest -q")
+    # .ci/run installs the same extras as the README's test command, then runs the same pytest
+    extras = re.search(r"pip install -q -e '(\.\[[a-z,]+\])'", blocks[1])
+    assert extras, blocks[1]
+    ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
+    assert f"-e '{extras.group(1)}'" in ci
+    assert '"$venv/bin/python" -m pytest -q' in ci
 
 
 @pytest.mark.slow
