@@ -171,7 +171,8 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     assert baseline.k == 2 and set(baseline.classes) == {"canonical", *ACCEPTED}
     gate = cli("gate", str(root / "runs/r1"), "--baseline", str(base))
     assert gate.stdout.splitlines()[-1] == (
-        f"gate passed: run r1 against baseline {base} (run r1), k=2, tolerance 0.050"
+        f"gate passed: run r1 against baseline {base} (run r1), k=2, tolerance 0.050, sound; "
+        "smallest drop detected with 80% power: 0.346 in canonical mean"
     )
 
     # tamper with one fixture line (canonical rendering kept: only its content changed)
@@ -212,10 +213,13 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
     )
     failed = cli("gate", str(root / "runs/r2"), "--baseline", str(base), code=1)
     typo = baseline.classes["typo"]
-    assert (
-        f"regression: typo mean: baseline {typo.mean:.3f}, current 0.000, change "
-        f"{-typo.mean:+.3f}, tolerance 0.050 (6 matched tasks)" in failed.stdout.splitlines()
+    # the sound default gate: the whole interval of the typo drop lies below -tolerance
+    lines = failed.stdout.splitlines()
+    mean_line = next(ln for ln in lines if ln.startswith("regression: typo mean: "))
+    assert mean_line.startswith(
+        f"regression: typo mean: baseline {typo.mean:.3f}, current 0.000, change {-typo.mean:+.3f}, 95% interval ["
     )
+    assert mean_line.endswith("], tolerance 0.050 (6 matched tasks)")
     assert f"regression: typo pass^2: baseline {typo.pass_hat_k:.3f}, current 0.000" in failed.stdout
     for kind in ("canonical", "paraphrase", "self_correction"):
         assert f"ok: {kind} mean: " in failed.stdout
@@ -223,12 +227,11 @@ def test_the_whole_flow(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None
         k for k, label in baseline.task_labels.items() if k.endswith("/typo") and label != "stable-fail"
     )
     assert [
-        ln.split(":")[1].strip() for ln in failed.stdout.splitlines() if ln.startswith("newly failing:")
-    ] == failing
+        ln.split(":")[2].strip() for ln in failed.stdout.splitlines() if ln.startswith("note: newly failing:")
+    ] == failing  # label changes are notes unless --gate-labels
     assert failed.stderr == (
-        f"error: gate failed: 2 regressions, {len(failing)} newly failing task"
-        f"{'s' if len(failing) > 1 else ''}; run r2 against baseline {base} (run r1), k=2, "
-        "tolerance 0.050\n"
+        f"error: gate failed: 2 regressions; run r2 against baseline {base} (run r1), k=2, "
+        "tolerance 0.050, sound; smallest drop detected with 80% power: 0.346 in canonical mean\n"
     )
 
 

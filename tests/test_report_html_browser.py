@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.report.formats.html import GREEN, PALETTE, RED
-from tests.synthetic_runs import demo_prompts, write_run
+from tests.synthetic_runs import Prompt, write_run
 
 pytestmark = pytest.mark.slow
 
@@ -92,12 +92,25 @@ def _count(img: NDArray[np.uint8], colour: str) -> int:
     return int(np.all(img[:, :, :3] == np.array(_rgb(colour), dtype=np.uint8), axis=2).sum())
 
 
+def clear_prompts() -> list[Prompt]:
+    """Eight tasks where paraphrase clearly loses (0.6 -> 0) and typo clearly gains (0.6 -> 1):
+    enough matched tasks that the two-stage interval of each change excludes 0, so the delta
+    chart colours them red and green."""
+    prompts: list[Prompt] = []
+    for i in range(8):
+        task = f"t{i}"
+        prompts.append(Prompt(task, "PPPWW"))
+        prompts.append(Prompt(task, "WWWWW", "paraphrase", f"c-00000000a{i:03d}", 0.2, 0.2))
+        prompts.append(Prompt(task, "PPPPP", "typo", f"c-00000000b{i:03d}", 0.1, 0.1))
+    return prompts
+
+
 def test_html_report_renders_in_headless_chromium(tmp_path: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     if not chromium and not os.environ.get("CI"):
         pytest.skip("chromium is not installed (apt-get install -y chromium); CI requires it")
     assert chromium, "chromium is not installed (apt-get install -y chromium; .ci/run does it)"
-    run = write_run(tmp_path / "runs", "demo-run", demo_prompts())
+    run = write_run(tmp_path / "runs", "demo-run", clear_prompts())
     html = tmp_path / "report.html"
     result = CliRunner().invoke(app, ["report", str(run), "-o", str(html), "-q"])
     assert result.exit_code == 0, result.stderr
