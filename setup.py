@@ -9,6 +9,7 @@ sdist bundles them too. An editable install needs no copy (it reads the checkout
 
 from __future__ import annotations
 
+import ast
 import shutil
 from pathlib import Path
 
@@ -16,17 +17,21 @@ from setuptools import setup
 from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
-EXAMPLE_FILES = (
-    "tasks/travel.jsonl",
-    "tasks/travel.tools.toml",
-    "fixtures/travel.jsonl",
-    "fixtures/travel.lock.json",
-    "review/travel/candidates.jsonl",
-    "review/travel/generation.json",
-    "review/travel/journal.jsonl",
-    "review/travel/skipped.jsonl",
-    "evals/baseline.json",
-)
+
+
+def _example_files() -> tuple[str, ...]:
+    """``EXAMPLE_FILES`` as ``perturb/scaffold/core.py`` declares it (its one owner), read without
+    importing perturb, whose dependencies a build environment does not have."""
+    tree = ast.parse((HERE / "perturb" / "scaffold" / "core.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == "EXAMPLE_FILES" for t in node.targets
+        ):
+            return tuple(ast.literal_eval(node.value))
+    raise RuntimeError("perturb/scaffold/core.py: EXAMPLE_FILES not found")
+
+
+EXAMPLE_FILES = _example_files()
 """The example's data; every ``examples/*.py`` module is bundled as well."""
 
 
