@@ -209,3 +209,22 @@ def test_plan_says_how_many_tasks_and_which_n() -> None:
         "error: --tolerance 0.05 must be in [0, --detect): the gate cannot detect a drop that does "
         "not exceed its tolerance\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--rate", "1.5"], "--rate 1.5 must be a success rate in (0, 1] (e.g. 0.9)"),
+        (["--k", "0"], "--k 0 must be in [1, 10000] (1: the mean; above 1: pass^k)"),
+        (["--tasks", "0"], "--tasks 0 must be in [1, 100000] (matched tasks you have)"),
+        (["--n", "99999999999999999999"], "--n 99999999999999999999 must be at most 10000 trials per prompt"),
+    ],
+)
+def test_plan_names_the_bad_option_in_one_line(args: list[str], message: str) -> None:
+    from typer.testing import CliRunner
+
+    from perturb.cli import app
+
+    result = CliRunner().invoke(app, ["plan", "--detect", "0.05", *args])
+    assert result.exit_code == 2
+    assert result.stderr == f"error: {message}\n"

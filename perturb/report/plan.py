@@ -71,8 +71,14 @@ def plan(options: PlanOptions) -> PlanResult:
             f"--tolerance {o.tolerance} must be in [0, --detect): the gate cannot detect a drop "
             "that does not exceed its tolerance"
         )
-    if not 0 < o.rate <= 1 or o.k < 1 or (o.tasks is not None and o.tasks < 1):
-        raise UsageError("--rate must be in (0, 1], --k and --tasks >= 1")
+    if not 0 < o.rate <= 1:
+        raise UsageError(f"--rate {o.rate} must be a success rate in (0, 1] (e.g. 0.9)")
+    if not 1 <= o.k <= MAX_N:
+        raise UsageError(f"--k {o.k} must be in [1, {MAX_N}] (1: the mean; above 1: pass^k)")
+    if o.tasks is not None and not 1 <= o.tasks <= MAX_TASKS:
+        raise UsageError(f"--tasks {o.tasks} must be in [1, {MAX_TASKS}] (matched tasks you have)")
+    if o.n is not None and o.n > MAX_N:
+        raise UsageError(f"--n {o.n} must be at most {MAX_N} trials per prompt")
     if o.detect > o.rate**o.k:
         raise UsageError(
             f"--detect {o.detect} exceeds the baseline's figure {f3(o.rate**o.k)} (--rate ** --k)"
