@@ -317,8 +317,10 @@ class Unit:
     """Sentences glued to the first one because they refer back to it ("It still hasn't
     arrived."): they follow it wherever it goes; only the first sentence is split."""
     free: bool = False
-    """A short statement of a value ("My member number is 448190.", "The reference is
-    PR-448211."): it may go anywhere among the sentences."""
+    """A short statement of an identifier ("My member number is 448190.", "Order number is
+    TK-300418."): it may go anywhere among the sentences. Other value statements ("The
+    reference is PR-448211.", "My budget is around €300.") only move behind the sentences
+    after them (``later``): opening the message, they come before what they belong to."""
     later: bool = False
     """A self-contained first-person remark without a value that is not the first sentence
     ("I've attached photos.", "I'm having knee surgery and can't train."): it may move behind
@@ -713,7 +715,9 @@ def _pinned(masked: str) -> tuple[str, str, str]:
     return head, masked, tail
 
 
-def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
+def units_of(
+    masked: str, timeish: frozenset[str] = frozenset(), codes: frozenset[str] = frozenset()
+) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
     for a, b in sentence_spans(masked):
@@ -732,14 +736,19 @@ def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
         unit.refers_back = k > 0 and bool(
             _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
         )
-        unit.free = not unit.after and not unit.refers_back and _value_statement(group[0])
-        unit.earlier = k > 0 and not unit.free and not unit.refers_back and _fact_statement(text, unit.end)
+        statement = not unit.after and not unit.refers_back and _value_statement(group[0])
+        # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
+        # or "My budget is around €300." needs what it belongs to before it: it only moves back
+        unit.free = statement and _first_word(group[0]) != "the" and any(c in group[0] for c in codes)
+        unit.earlier = k > 0 and not statement and not unit.refers_back and _fact_statement(text, unit.end)
         unit.later = (
             0 < k < len(groups) - 1
-            and not _valued(_TOKEN_RE.findall(text))
             and not unit.free
             and not unit.refers_back
-            and _fact_statement(text, unit.end, valued=False)
+            and (
+                statement
+                or (not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False))
+            )
         )
         units.append(unit)
     return units
@@ -964,9 +973,9 @@ _FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our)\b", re.I)
 _FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
-_FACT_STOP = frozenset("could would can will should might may must but because".split())
-"""A modal ("I could move in on ...") or a contrast ("... but I have to drop out") leans on
-the request before it."""
+_FACT_STOP = frozenset("could would can will should might may must but because so".split())
+"""A modal ("I could move in on ..."), a contrast ("... but I have to drop out") or a
+consequence ("..., so a school nearby matters") leans on the text around it."""
 
 
 def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
@@ -1022,9 +1031,24 @@ def order_carries_meaning(prompt: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _structure(masked: str, timeish: frozenset[str]) -> tuple[str, tuple[Unit, ...], str]:
+def _structure(
+    masked: str, timeish: frozenset[str], codes: frozenset[str] = frozenset()
+) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish)), tail
+    return head, tuple(units_of(body, timeish, codes)), tail
+
+
+_CURRENCY_RE = re.compile(r"[$€£¥₹]|\b(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b", re.I)
+
+
+def _codes(spans: list[Span], timeish: frozenset[str]) -> frozenset[str]:
+    """Sentinels of identifiers: a value with a digit that is no time, date or amount
+    ("448190", "TK-300418", "E-20931")."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        if re.search(r"\d", span.text) and not _CURRENCY_RE.search(span.text) and sentinel(i) not in timeish
+    )
 
 
 _TIME_KINDS = frozenset({"time", "date", "weekday", "month"})
@@ -1047,7 +1071,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     reason = order_carries_meaning(ctx.prompt)
     if reason:
         raise SkipGeneration(reason)
-    head, unit_tuple, tail = _structure(ctx.masked, _timeish(list(ctx.spans)))
+    timeish = _timeish(list(ctx.spans))
+    head, unit_tuple, tail = _structure(ctx.masked, timeish, _codes(list(ctx.spans), timeish))
     units = list(unit_tuple)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
