@@ -32,33 +32,55 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
 @pytest.mark.parametrize(
     ("prompt", "slots", "expected"),
     [
-        # a first-person fact with a value moves in front of the story before it
+        # a first-person fact with a value moves in front of the story before it, and a
+        # request that leans on nothing ("Please refund me.") may open the message
         (
             "The parcel never came. I paid $20 with Visa on Tuesday. Please refund me.",
             {"amount": "$20", "day": "Tuesday"},
-            {"I paid $20 with Visa on Tuesday. The parcel never came. Please refund me."},
+            {
+                "I paid $20 with Visa on Tuesday. Please refund me. The parcel never came.",
+                "I paid $20 with Visa on Tuesday. The parcel never came. Please refund me.",
+                "Please refund me. I paid $20 with Visa on Tuesday. The parcel never came.",
+                "Please refund me. The parcel never came. I paid $20 with Visa on Tuesday.",
+                "The parcel never came. Please refund me. I paid $20 with Visa on Tuesday.",
+            },
         ),
+        # a request with "the <noun>" leans on the story before it: nothing moves
+        (
+            "I was charged twice for my plan in May. Can you refund the extra payment?",
+            {"month": "May"},
+            set(),
+        ),
+        # "one payment" leans on it too ("one" is protected as a number), and no time opens a
+        # sentence right after "Hi," ("Hi, on Monday, my parcel ...")
+        ("Hi, my parcel was due on Monday. Could you refund one payment?", {"day": "Monday"}, set()),
         # a value statement goes anywhere
         (
             "Please cancel my gym plan. My customer number is 55123.",
             {"id": "55123"},
             {"My customer number is 55123. Please cancel my gym plan."},
         ),
-        # a remark without a value moves behind the question; the story stays first
+        # a remark without a value moves behind the question, the question in front
         (
             "The heater broke on Sunday. I've attached a photo. Can you send someone?",
             {"day": "Sunday"},
             {
+                "Can you send someone? On Sunday, the heater broke. I've attached a photo.",
+                "Can you send someone? The heater broke on Sunday. I've attached a photo.",
                 "On Sunday, the heater broke. Can you send someone? I've attached a photo.",
                 "On Sunday, the heater broke. I've attached a photo. Can you send someone?",
                 "The heater broke on Sunday. Can you send someone? I've attached a photo.",
             },
         ),
-        # the question never moves before the story it leans on; only the time opens it
+        # a question that leans on nothing may open the message; the time may open its sentence
         (
             "We're flying to Oslo on 4 May. Can we bring a dog?",
             {"city": "Oslo", "date": "4 May"},
-            {"On 4 May, we're flying to Oslo. Can we bring a dog?"},
+            {
+                "Can we bring a dog? On 4 May, we're flying to Oslo.",
+                "Can we bring a dog? We're flying to Oslo on 4 May.",
+                "On 4 May, we're flying to Oslo. Can we bring a dog?",
+            },
         ),
         # a time opens an order whose head is one verb and its object
         ("Call my sister at 6 pm", {"time": "6 pm"}, {"At 6 pm, call my sister"}),
@@ -92,8 +114,17 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
             {"city": "Paris", "when": "last week", "name": "Anna Berg"},
             {
                 "I lost my bag in Paris last week. Who should I contact? My booking is under Anna Berg.",
+                "I lost my bag last week in Paris. My booking is under Anna Berg. Who should I contact?",
                 "I lost my bag last week in Paris. Who should I contact? My booking is under Anna Berg.",
+                "Who should I contact? I lost my bag in Paris last week. My booking is under Anna Berg.",
+                "Who should I contact? I lost my bag last week in Paris. My booking is under Anna Berg.",
             },
+        ),
+        # "He's" follows the sentence it refers to wherever that goes
+        (
+            "My cat Tom is sick since Friday. He's 3 years old. Can a vet visit?",
+            {"name": "Tom", "day": "Friday", "age": "3 years old"},
+            {"Can a vet visit? My cat Tom is sick since Friday. He's 3 years old."},
         ),
         # an identifier goes anywhere, even first after the greeting
         (
@@ -142,11 +173,9 @@ def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], e
         ("call my sister at 6 pm", {"time": "6 pm"}),
         # a modal head: the date may be the permit's, not the need's
         ("I need to renew my permit on 3 July", {"date": "3 July"}),
-        # "He's" refers back: the sentence never opens the message, and nothing else may move
-        (
-            "My cat Tom is sick since Friday. He's 3 years old. Can a vet visit?",
-            {"name": "Tom", "day": "Friday", "age": "3 years old"},
-        ),
+        # "He's" refers back: the sentence stays glued behind the one it follows (only the
+        # question may open the message, tested above); "he's" alone cannot move
+        ("My cat Tom is sick. He's 3 years old.", {"name": "Tom", "age": "3 years old"}),
         # a date clause never opens an order that arranges something
         (
             "Schedule a delivery to 9 Mill Road, postcode LS2 7EW, on Friday.",

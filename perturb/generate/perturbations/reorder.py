@@ -4,12 +4,15 @@ The masked prompt is split into constraint segments at three depths:
 
 * sentences -- a sentence that refers back ("It", "this", "the same", "they", "he's", ...
   anywhere in it, or opening with "Also"/"But"/...) stays glued to the one before, so a
-  back-reference never moves before what it refers to. Only three kinds of sentence move at
-  all: a value statement ("My customer number is 55123.") goes anywhere; a self-contained
-  first-person fact with a value ("I paid $20 with Visa on Tuesday.") moves in front of the
-  sentences before it; a first-person remark without a value that is not the first sentence
-  ("I've attached a photo.") moves behind the ones after it. A question, a request, a state
-  or a story sentence keeps its order: read out of order, it leans on what it followed;
+  back-reference never moves before what it refers to. Only these sentences move at all: an
+  identifier statement ("My customer number is 55123.") goes anywhere; another value
+  statement ("The reference is X.") moves behind the sentences after it; a self-contained
+  first-person fact with a value ("I paid $20 with Visa on Tuesday.") and a question or
+  request that leans on nothing ("Could you give me a quote?"; not "Can you fix the bill?")
+  move in front of the sentences before them; a first-person remark without a value that is
+  not the first sentence ("I've attached a photo.") moves behind the ones after it. Any
+  other sentence (a story, a state, a request about "the X") keeps its order: read out of
+  order, it leans on what it followed;
 * a sentence's comma/semicolon clauses -- a head clause plus constraint clauses such as
   "economy class", "under £300"; clauses opening with "which", "but", "so", ... or holding a
   back-reference stay glued; a sentence opening with "If"/"When"/... is not split; a clause
@@ -619,7 +622,7 @@ _ARRANGING_VERBS = frozenset(
     "book booked booking reserve reserved schedule scheduled arrange arranged order ordered buy "
     "bought get got getting request requested cancel cancelled canceled move moved reschedule "
     "rescheduled change changed renew renewed register registered enrol enroll hire hired rent "
-    "rented plan planned organise organize pre-order preorder".split()
+    "rented plan planned organise organize pre-order preorder invite invited".split()
 )
 """Verbs that arrange something for a time: the time belongs to what is arranged ("book me
 into the spin class on Wednesday"), and fronted it reads as the time of the arranging ("On
@@ -636,7 +639,10 @@ def _one_verb_head(clause: Clause) -> bool:
     something), with at most one other phrase, which does not open with "to", "with", "of",
     "from", "into" or "for the/my ..."."""
     tokens = _TOKEN_RE.findall(_REQUEST_OPENER_RE.sub("", clause.head))
-    if len(tokens) > 7 or len(clause.phrases) > 2:
+    # a stated subject ("I'm returning the car to Glasgow instead of Edinburgh") leaves no
+    # doubt about the verb: two more words are allowed
+    longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
+    if len(tokens) > longest or len(clause.phrases) > 2:
         return False
     if any(_plain(t) in _HEAD_BLOCKERS or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
@@ -716,7 +722,10 @@ def _pinned(masked: str) -> tuple[str, str, str]:
 
 
 def units_of(
-    masked: str, timeish: frozenset[str] = frozenset(), codes: frozenset[str] = frozenset()
+    masked: str,
+    timeish: frozenset[str] = frozenset(),
+    codes: frozenset[str] = frozenset(),
+    leaning: frozenset[str] = frozenset(),
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
@@ -740,7 +749,13 @@ def units_of(
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
         unit.free = statement and _first_word(group[0]) != "the" and any(c in group[0] for c in codes)
-        unit.earlier = k > 0 and not statement and not unit.refers_back and _fact_statement(text, unit.end)
+        unit.earlier = (
+            k > 0
+            and not statement
+            and not unit.refers_back
+            and not any(c in text for c in leaning)
+            and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
+        )
         unit.later = (
             0 < k < len(groups) - 1
             and not unit.free
@@ -978,6 +993,32 @@ _FACT_STOP = frozenset("could would can will should might may must but because s
 consequence ("..., so a school nearby matters") leans on the text around it."""
 
 
+_REQUEST_START_RE = re.compile(r"\W*(?:please|can|could|would|will)\b", re.I)
+
+
+def _open_request(text: str, end: str) -> bool:
+    """A question or a request ("Please ...", "Can/Could you ...") that leans on nothing said
+    before it, so it may open the message ("Could you give me a quote? We're moving ..."): no
+    back-reference, no "the" except before a value ("the bill", "the form" were introduced
+    before), no "one" ("refund one payment"), no other word that leans on earlier text."""
+    if not (end.startswith("?") or _REQUEST_START_RE.match(text)):
+        return False
+    return _leans_on_nothing(text)
+
+
+def _leans_on_nothing(text: str) -> bool:
+    if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    tokens = _TOKEN_RE.findall(text)
+    for k, tok in enumerate(tokens):
+        low = _plain(tok)
+        if low in _CONTEXT_WORDS or low in ("but", "because", "so"):
+            return False
+        if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
+            return False
+    return True
+
+
 def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
     """A sentence that may move in front of the sentences before it: a first-person statement
     ("I ...", "My ...", not "I'm/we're ..." -- a state explains the request) ending with a full
@@ -1032,10 +1073,19 @@ def order_carries_meaning(prompt: str) -> str | None:
 
 @functools.lru_cache(maxsize=1024)
 def _structure(
-    masked: str, timeish: frozenset[str], codes: frozenset[str] = frozenset()
+    masked: str,
+    timeish: frozenset[str],
+    codes: frozenset[str] = frozenset(),
+    leaning: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish, codes)), tail
+    return head, tuple(units_of(body, timeish, codes, leaning)), tail
+
+
+def _leaning(spans: list[Span]) -> frozenset[str]:
+    """Sentinels of values that are words leaning on earlier text ("refund one payment":
+    "one" is protected as a number)."""
+    return frozenset(sentinel(i) for i, span in enumerate(spans) if span.text.lower() in _CONTEXT_WORDS)
 
 
 _CURRENCY_RE = re.compile(r"[$€£¥₹]|\b(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b", re.I)
@@ -1072,7 +1122,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     if reason:
         raise SkipGeneration(reason)
     timeish = _timeish(list(ctx.spans))
-    head, unit_tuple, tail = _structure(ctx.masked, timeish, _codes(list(ctx.spans), timeish))
+    spans = list(ctx.spans)
+    head, unit_tuple, tail = _structure(ctx.masked, timeish, _codes(spans, timeish), _leaning(spans))
     units = list(unit_tuple)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
@@ -1099,6 +1150,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             flat = _front(units, order, flat)
         if flat == identity or tuple(flat) in found:
             continue
+        if head.rstrip().endswith(",") and order.units[0] in order.fronted:
+            continue  # "Hi, on Monday, my parcel ...": two openers in a row
         found[tuple(flat)] = (abs(weighted_kendall(flat, weights) - level), k, order)
     ranked = sorted(found.items(), key=lambda item: item[1][:2])
     if not ranked:
