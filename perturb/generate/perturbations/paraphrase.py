@@ -199,8 +199,8 @@ def _dropped_subject_ops(masked: str, at: int, body: str, rng: random.Random) ->
         if nxt in d["not_verbs"] or nxt not in d["action_verbs"]:
             return []
         choices = ["i need to ", "i have to "] if lead != "need to" else ["i have to ", "i want to "]
-        if nxt in d["self_verbs"]:
-            choices.append("can you ")
+        if nxt in d["self_verbs"]:  # the doer does not matter: asking is the same request
+            choices = ["can you ", "could you "]
     else:
         if nxt not in d["noun_starts"] and (nxt in d["not_verbs"] or nxt in d["action_verbs"] or nxt == "to"):
             return []  # "need it", "need book ...": not a thing asked for
@@ -267,6 +267,8 @@ _ASK_LEADS = (
     ("Do you know ", "?"),
     ("I'd like to know ", "."),
 )
+_SPOKEN_QUESTION_RE = re.compile(r"(?:How|What|What's|When|Where|Who|Which|Is|Are|Can|Do|Does)\b")
+"""A voice question typed without its "?" ("How long until my driver gets here")."""
 _WHAT_RE = re.compile(r"(What's|What is|what's|what is|whats)\s+(?=(?:the|my|our|your)\b)")
 _VERBISH = frozenset(
     "going be like do does did been being will would can could have has had is are was were "
@@ -288,7 +290,8 @@ def question_ops(
     question mark missing."""
     sentence = masked[start:end]
     lower = _lower_style(sentence)
-    asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!")
+    spoken = sentence[-1:] not in ".!?" and bool(_SPOKEN_QUESTION_RE.match(sentence))
+    asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!") or spoken
     if not asked:
         return []
     ops: list[Op] = []
@@ -298,6 +301,8 @@ def question_ops(
     if not sentence.endswith("?"):
         stop = ""
     body_end = end - 1 if sentence.endswith("?") else end
+    if sentence == "Why?" and start > 0:  # "... went up this month. Why?" -> "Could you tell me why?"
+        return [("question:why", [(start, end, f"{lead}why{stop}")])]
     m = _WHAT_RE.match(sentence)
     if m:
         rest = masked[start + m.end() : body_end]
