@@ -748,12 +748,12 @@ def units_of(
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
-        unit.free = statement and _first_word(group[0]) != "the" and any(c in group[0] for c in codes)
+        unit.free = statement and _first_word(group[0]) != "the" and _holds(group[0], codes)
         unit.earlier = (
             k > 0
             and not statement
             and not unit.refers_back
-            and not any(c in text for c in leaning)
+            and not _holds(text, leaning)
             and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
         )
         unit.later = (
@@ -767,6 +767,14 @@ def units_of(
         )
         units.append(unit)
     return units
+
+
+_SENTINEL_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1))
+
+
+def _holds(text: str, sentinels: frozenset[str]) -> bool:
+    """True when ``text`` holds one of ``sentinels`` (linear in the text, whatever their number)."""
+    return bool(sentinels) and any(m in sentinels for m in _SENTINEL_RE.findall(text))
 
 
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
