@@ -90,12 +90,14 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
             {"qty": "4", "time": "7pm", "day": "tomorrow"},
             {"Book a table at 7pm tomorrow for 4"},
         ),
-        # a place after "for the <noun>" is that noun's and moves with it; the date never
-        # opens the sentence after "for the ..." (it may be the festival's)
+        # a place after a noun a preposition opened is that noun's and moves with it
         (
-            "Get me 2 seats for the Jazz Festival in Leeds on 5 June",
-            {"qty": "2", "event": "Jazz Festival", "city": "Leeds", "date": "5 June"},
-            {"Get me 2 seats on 5 June for the Jazz Festival in Leeds"},
+            "Send a van from Gate 4 at Leeds station for 6 people on 5 June",
+            {"gate": "Gate 4", "city": "Leeds", "qty": "6 people", "date": "5 June"},
+            {
+                "Send a van from Gate 4 at Leeds station on 5 June for 6 people",
+                "Send a van on 5 June from Gate 4 at Leeds station for 6 people",
+            },
         ),
         # only the time moves past the other phrases; "for Friday at 10 am" is one phrase
         (
@@ -176,6 +178,13 @@ def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], e
         # "He's" refers back: the sentence stays glued behind the one it follows (only the
         # question may open the message, tested above); "he's" alone cannot move
         ("My cat Tom is sick. He's 3 years old.", {"name": "Tom", "age": "3 years old"}),
+        # "for the <noun>" right after the head completes it: nothing comes between them
+        # ("2 seats on 5 June for the Jazz Festival" splits the noun phrase), and the date
+        # never opens the sentence (it may be the festival's)
+        (
+            "Get me 2 seats for the Jazz Festival in Leeds on 5 June",
+            {"qty": "2", "event": "Jazz Festival", "city": "Leeds", "date": "5 June"},
+        ),
         # a date clause never opens an order that arranges something
         (
             "Schedule a delivery to 9 Mill Road, postcode LS2 7EW, on Friday.",

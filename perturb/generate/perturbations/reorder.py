@@ -396,6 +396,9 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         before = phrases[-1] if phrases else head_tokens
         if (
             not _valued(g)
+            # "tickets for the concert": a "for the" phrase right after the head completes its
+            # noun; nothing may come between them
+            or (not phrases and _plain(g[0]) == "for" and len(g) > 1 and _plain(g[1]) == "the")
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
         ):
@@ -778,11 +781,13 @@ def _holds(text: str, sentinels: frozenset[str]) -> bool:
 
 
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
-    """True when every unit that refers back still follows every unit it followed."""
+    """True when every unit that refers back still follows every unit it followed, right
+    behind the one it followed ("... I only worked 18. My employee ID is E-20931. Can someone
+    check it?" makes "it" the ID)."""
     seen = [False] * (len(units) + 1)
     lowest_unseen = 0
-    for u in unit_order:
-        if units[u].refers_back and lowest_unseen < u:
+    for k, u in enumerate(unit_order):
+        if units[u].refers_back and (lowest_unseen < u or (k > 0 and unit_order[k - 1] != u - 1)):
             return False
         seen[u] = True
         while seen[lowest_unseen]:
