@@ -84,6 +84,17 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
         ),
         # a time opens an order whose head is one verb and its object
         ("Call my sister at 6 pm", {"time": "6 pm"}, {"At 6 pm, call my sister"}),
+        # a lower-case order keeps its case when its time opens it
+        ("call my sister at 6 pm", {"time": "6 pm"}, {"at 6 pm, call my sister"}),
+        # a budget passes a place like a time does; a place never passes "for 2 people"
+        (
+            "Find a hotel room in Porto for 2 people under €90 a night",
+            {"city": "Porto", "qty": "2 people", "budget": "€90"},
+            {
+                "Find a hotel room in Porto under €90 a night for 2 people",
+                "Find a hotel room under €90 a night in Porto for 2 people",
+            },
+        ),
         # ... but never after a verb that arranges something: only the phrases swap
         (
             "Book a table for 4 at 7pm tomorrow",
@@ -171,8 +182,8 @@ def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], e
 @pytest.mark.parametrize(
     ("prompt", "slots"),
     [
-        # a lower-case message keeps its style: no "at 6 pm, ..." opener
-        ("call my sister at 6 pm", {"time": "6 pm"}),
+        # no time opens the first sentence right after a greeting ("hi at 6 pm, call ...")
+        ("hi call my sister at 6 pm", {"time": "6 pm"}),
         # a modal head: the date may be the permit's, not the need's
         ("I need to renew my permit on 3 July", {"date": "3 July"}),
         # "He's" refers back: the sentence stays glued behind the one it follows (only the
