@@ -73,3 +73,23 @@ def test_a_lower_case_command_stays_a_command() -> None:
     got = set(texts("turn the hall light off at 11", {"t": "11"}).values())
     assert got and all(t[0].islower() and not t.endswith(".") for t in got), got
     assert not any(t.startswith(("might", "would you be so kind", "i would be grateful")) for t in got), got
+
+
+def test_voice_commands_get_a_spoken_formal_opener() -> None:
+    got = set(texts("Set a timer for 20 minutes", {"t": "20 minutes"}).values())
+    assert got, got
+    assert not any(
+        t.startswith(("Might I ask", "Would you be so kind", "I would be grateful")) for t in got
+    ), got
+
+
+def test_a_term_naming_the_value_after_it_keeps_its_locale() -> None:
+    prompt = "Collect a parcel from 4 Hill Road, postcode LS6 2AB, on Monday."
+    slots = {"pc": "LS6 2AB", "d": "Monday"}
+    for seed in range(6):
+        for index in (0, 1, 2):
+            try:
+                text = keyed(task(prompt, slots), "register", 0.3, seed, index).text
+            except SkipGeneration:
+                continue
+            assert "zip code" not in text, text
