@@ -124,3 +124,8 @@ def test_a_lower_case_message_that_writes_i_keeps_it_lower_case() -> None:
     got = variants("how do i change my address if i moved last week")
     assert "i'd like to know how to change my address if i moved last week" in got, got
     assert not any(t.startswith("I'd") for t in got), got
+
+
+def test_a_lower_case_one_line_order_gets_no_i_want_you_to() -> None:
+    got = variants("set the heating to 20 degrees at 6 am", {"t": "20 degrees", "h": "6 am"})
+    assert got and not any(" you to " in t for t in got), got

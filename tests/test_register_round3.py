@@ -93,3 +93,13 @@ def test_a_term_naming_the_value_after_it_keeps_its_locale() -> None:
             except SkipGeneration:
                 continue
             assert "zip code" not in text, text
+
+
+def test_please_could_you_asks_with_a_question_mark() -> None:
+    got = set(texts("Can you move my delivery to next Friday?", {"d": "next Friday"}).values())
+    assert all(t.endswith("?") for t in got if t.startswith("Please could you")), got
+
+
+def test_move_becomes_transfer_only_for_money_calls_and_the_like() -> None:
+    got = set(texts("Could you move my booking to next Friday?", {"d": "next Friday"}).values())
+    assert got and not any("transfer" in t for t in got), got

@@ -155,7 +155,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
             choices += [p for p in other if p.lower() != prefix.lower()]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
-    if message_style(masked) == "spoken":  # "I want you to set a timer" is no one's speech
+    if message_style(masked) == "spoken" or (_lower_style(masked) and len(sentence_spans(masked)) == 1):
+        # "I want you to set a timer" is no one's speech, nor a one-line text message
         choices = [p for p in choices if not p.lower().endswith(" you to ")]
     tail = trailing_clause(sentence)
     if tail and sentence.endswith("?"):

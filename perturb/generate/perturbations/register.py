@@ -305,7 +305,9 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         body = body[0].lower() + body[1:] if new else body[0].upper() + body[1:]
     opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
     out = lead + opener + body
-    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"} or new.lower().startswith(
+        ("please could", "please would", "please can")
+    )
     tail = trailing_clause(out)
     if tail and out.endswith("?"):
         return None
