@@ -73,3 +73,33 @@ def test_a_lower_case_command_stays_a_command() -> None:
     got = set(texts("turn the hall light off at 11", {"t": "11"}).values())
     assert got and all(t[0].islower() and not t.endswith(".") for t in got), got
     assert not any(t.startswith(("might", "would you be so kind", "i would be grateful")) for t in got), got
+
+
+def test_voice_commands_get_a_spoken_formal_opener() -> None:
+    got = set(texts("Set a timer for 20 minutes", {"t": "20 minutes"}).values())
+    assert got, got
+    assert not any(
+        t.startswith(("Might I ask", "Would you be so kind", "I would be grateful")) for t in got
+    ), got
+
+
+def test_a_term_naming_the_value_after_it_keeps_its_locale() -> None:
+    prompt = "Collect a parcel from 4 Hill Road, postcode LS6 2AB, on Monday."
+    slots = {"pc": "LS6 2AB", "d": "Monday"}
+    for seed in range(6):
+        for index in (0, 1, 2):
+            try:
+                text = keyed(task(prompt, slots), "register", 0.3, seed, index).text
+            except SkipGeneration:
+                continue
+            assert "zip code" not in text, text
+
+
+def test_please_could_you_asks_with_a_question_mark() -> None:
+    got = set(texts("Can you move my delivery to next Friday?", {"d": "next Friday"}).values())
+    assert all(t.endswith("?") for t in got if t.startswith("Please could you")), got
+
+
+def test_move_becomes_transfer_only_for_money_calls_and_the_like() -> None:
+    got = set(texts("Could you move my booking to next Friday?", {"d": "next Friday"}).values())
+    assert got and not any("transfer" in t for t in got), got

@@ -164,8 +164,16 @@ def vocabulary(masked: str, locale: str) -> str:
     for src, dst, rx in _phrase_res("vocabulary", 0 if locale == "uk" else 1):
         if src.lower() not in low or dst.lower() in done:
             continue
-        if rx.search(masked):
-            masked = rx.sub(_cased(dst), masked)
+        # a code's name before the code keeps its locale: "postcode NW1 6XE" is never a "zip
+        # code" (the code's format is British), whatever the register
+        found = [
+            m
+            for m in rx.finditer(masked)
+            if "code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000")
+        ]
+        if found:
+            for m in reversed(found):
+                masked = masked[: m.start()] + match_case(m.group(), dst) + masked[m.end() :]
             done.add(dst.lower())
     return masked
 
@@ -264,7 +272,10 @@ def _opener(masked: str, reg: str, rng: random.Random, score: Callable[[str], fl
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
             if not word or word.group().lower() not in verbs:
                 continue
-            options = [o for o in style["openers"] if o.lower() != prefix.lower()]
+            openers = style["openers"]
+            if message_style(masked) == "spoken" and "spoken_openers" in style:
+                openers = style["spoken_openers"]  # "Might I ask you to set a timer" is no one's speech
+            options = [o for o in openers if o.lower() != prefix.lower()]
             if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
                 options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
@@ -294,7 +305,9 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         body = body[0].lower() + body[1:] if new else body[0].upper() + body[1:]
     opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
     out = lead + opener + body
-    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"} or new.lower().startswith(
+        ("please could", "please would", "please can")
+    )
     tail = trailing_clause(out)
     if tail and out.endswith("?"):
         return None
