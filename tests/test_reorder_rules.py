@@ -37,12 +37,16 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
         (
             "The parcel never came. I paid $20 with Visa on Tuesday. Please refund me.",
             {"amount": "$20", "day": "Tuesday"},
+            # after a stated subject, "with Visa" is the verb's: the day may open the sentence
             {
                 "I paid $20 with Visa on Tuesday. Please refund me. The parcel never came.",
                 "I paid $20 with Visa on Tuesday. The parcel never came. Please refund me.",
-                "Please refund me. I paid $20 with Visa on Tuesday. The parcel never came.",
+                "On Tuesday, I paid $20 with Visa. The parcel never came. Please refund me.",
                 "Please refund me. The parcel never came. I paid $20 with Visa on Tuesday.",
+                "Please refund me. The parcel never came. On Tuesday, I paid $20 with Visa.",
+                "The parcel never came. On Tuesday, I paid $20 with Visa. Please refund me.",
                 "The parcel never came. Please refund me. I paid $20 with Visa on Tuesday.",
+                "The parcel never came. Please refund me. On Tuesday, I paid $20 with Visa.",
             },
         ),
         # a request with "the <noun>" leans on the story before it: nothing moves

@@ -325,8 +325,7 @@ class Unit:
     reference is PR-448211.", "My budget is around €300.") only move behind the sentences
     after them (``later``): opening the message, they come before what they belong to."""
     statement: bool = False
-    """A value statement (identifier or not): it never lands right before a sentence that
-    refers back ("... My employee ID is E-20931. Can someone check it?" makes "it" the ID)."""
+    """A value statement (identifier or not)."""
     later: bool = False
     """A self-contained first-person remark without a value that is not the first sentence
     ("I've attached photos.", "I'm having knee surgery and can't train."): it may move behind
@@ -662,7 +661,10 @@ def _one_verb_head(clause: Clause) -> bool:
     longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
     if len(tokens) > longest or len(clause.phrases) > 2:
         return False
-    if any(_plain(t) in _HEAD_BLOCKERS or _plain(t).endswith(("'d", "’d")) for t in tokens):
+    # after a stated subject "with" is the verb's ("I paid $312 with PayPal"); in an order it
+    # may open a noun's phrase ("an SUV with pickup")
+    blockers = _HEAD_BLOCKERS - {"with"} if longest == 9 else _HEAD_BLOCKERS
+    if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
     if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
         return False
@@ -768,6 +770,7 @@ def units_of(
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
         unit.free = statement and _first_word(group[0]) != "the" and _holds(group[0], codes)
         unit.statement = statement
+        remark = not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False)
         unit.earlier = (
             k > 0
             and not statement
@@ -776,13 +779,7 @@ def units_of(
             and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
         )
         unit.later = (
-            0 < k < len(groups) - 1
-            and not unit.free
-            and not unit.refers_back
-            and (
-                statement
-                or (not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False))
-            )
+            0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
         units.append(unit)
     return units
@@ -797,14 +794,14 @@ def _holds(text: str, sentinels: frozenset[str]) -> bool:
 
 
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
-    """True when every unit that refers back still follows every unit it followed, and no value
-    statement that followed it now stands right before it ("... I only worked 18. My employee
-    ID is E-20931. Can someone check it?" makes "it" the ID)."""
+    """True when every unit that refers back still follows every unit it followed, and no unit
+    that followed it now stands right before it ("... I only worked 18. My employee ID is
+    E-20931. Can someone check it?" makes "it" the ID)."""
     seen = [False] * (len(units) + 1)
     lowest_unseen = 0
     for k, u in enumerate(unit_order):
         before = unit_order[k - 1] if k > 0 else -1
-        if units[u].refers_back and (lowest_unseen < u or (before > u and units[before].statement)):
+        if units[u].refers_back and (lowest_unseen < u or before > u):
             return False
         seen[u] = True
         while seen[lowest_unseen]:
@@ -1014,7 +1011,7 @@ _CONTEXT_WORDS = frozenset(
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
-_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our)\b", re.I)
+_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
 _FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
