@@ -155,7 +155,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
             choices += [p for p in other if p.lower() != prefix.lower()]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
-    if message_style(masked) == "spoken" or (_lower_style(masked) and len(sentence_spans(masked)) == 1):
+    if _one_line_order(masked):
         # "I want you to set a timer" is no one's speech, nor a one-line text message
         choices = [p for p in choices if not p.lower().endswith(" you to ")]
     tail = trailing_clause(sentence)
@@ -264,6 +264,19 @@ def _mood(prefix: str, group: str) -> str:
     return "statement"
 
 
+@functools.lru_cache(maxsize=8)
+def _one_line_order(masked: str) -> bool:
+    """A voice command or a one-line lower-case text (computed once per prompt: the framing
+    rule asks for every sentence, and the prompt may be long)."""
+    return message_style(masked) == "spoken" or (_lower_style(masked) and len(sentence_spans(masked)) == 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _writes_lower_i(masked: str) -> bool:
+    """The message writes "i" for "I" (once per prompt)."""
+    return re.search(r"(?<![\w'])i(?![\w])", masked) is not None
+
+
 def _lower_style(masked: str) -> bool:
     """The user writes in lower case (no capital at the start of the message)."""
     m = re.search(r"[A-Za-z]", masked)
@@ -309,7 +322,7 @@ def question_ops(
     lead, stop = rng.choice(list(leads))
     if lower:
         lead = lead[0].lower() + lead[1:] if not re.match(r"I\b", lead) else lead
-        if re.match(r"I\b", lead) and re.search(r"(?<![\w'])i(?![\w])", masked):
+        if re.match(r"I\b", lead) and _writes_lower_i(masked):
             lead = "i" + lead[1:]  # "i'd like to know ..." in a message that writes "i"
     if not sentence.endswith("?"):
         stop = ""
