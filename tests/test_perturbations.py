@@ -139,7 +139,7 @@ def test_paraphrase_rewrites_framing_and_words_keeping_values() -> None:
         seen.update(v.details["rules"])
         eps = measure_epsilon(FLIGHT, "paraphrase", v.text)
         assert eps > 0
-    assert "framing" in seen and "word:under" in seen
+    assert any(r.startswith("framing") for r in seen) and "word:under" in seen
     # "under £300" is "below £300", never "less than £300" right after a noun
     assert "less than" not in " ".join(gen(FLIGHT, "paraphrase", 0.3, s).text for s in range(12))
 
