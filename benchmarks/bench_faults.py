@@ -23,14 +23,14 @@ import argparse
 import asyncio
 import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.chat_server import completion, running, serve  # noqa: E402
 
 LATENCY_S = 0.05
 TASKS = 100
@@ -52,7 +52,7 @@ def run_cpu_per_call(rounds: int) -> float:
     repo = Path(__file__).resolve().parent.parent
     best = float("inf")
     with tempfile.TemporaryDirectory(prefix="perturb-bench-faults-run-") as tmp:
-        for name in ("tasks", "fixtures"):
+        for name in ("tasks", "review", "fixtures"):  # `perturb run` verifies fixtures against review/
             shutil.copytree(repo / name, Path(tmp) / name)
         for r in range(rounds):
             out = Path(tmp) / "runs" / f"r{r}"
@@ -102,26 +102,6 @@ def cpu_per_call(calls: int, rounds: int) -> tuple[float, float]:
 # ------------------------------------------------------------------ 2. the server (own process)
 
 
-def _completion(model: str, message: dict[str, object]) -> bytes:
-    return json.dumps(
-        {
-            "id": "chatcmpl-bench",
-            "object": "chat.completion",
-            "created": 0,
-            "model": model,
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
-                    "logprobs": None,
-                    "message": message,
-                }
-            ],
-            "usage": {"prompt_tokens": 9, "completion_tokens": 9, "total_tokens": 18},
-        }
-    ).encode()
-
-
 def _reply(body: dict[str, object]) -> bytes:
     messages = body.get("messages") or []
     assert isinstance(messages, list)
@@ -129,49 +109,14 @@ def _reply(body: dict[str, object]) -> bytes:
     if last["role"] == "tool":
         answer = json.loads(last["content"])
         value = json.loads(answer["body"])["value"] if "body" in answer else answer.get("value")
-        return _completion(str(body.get("model")), {"role": "assistant", "content": str(value)})
+        return completion(str(body.get("model")), {"role": "assistant", "content": str(value)})
     key = messages[0]["content"].split()[0]
     call = {
         "id": "call_0",
         "type": "function",
         "function": {"name": "get_item", "arguments": json.dumps({"key": key})},
     }
-    return _completion(str(body.get("model")), {"role": "assistant", "content": None, "tool_calls": [call]})
-
-
-async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n")[1:]:
-                name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
-                    length = int(value.strip())
-            body = json.loads(await reader.readexactly(length)) if length else {}
-            await asyncio.sleep(LATENCY_S)
-            payload = _reply(body)
-            writer.write(
-                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                b"Content-Length: " + str(len(payload)).encode() + b"\r\n\r\n" + payload
-            )
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionError):
-        pass
-    finally:
-        writer.close()
-
-
-async def _serve(port: int) -> None:
-    server = await asyncio.start_server(_handle, "127.0.0.1", port, backlog=1024)
-    async with server:
-        await server.serve_forever()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    return completion(str(body.get("model")), {"role": "assistant", "content": None, "tool_calls": [call]})
 
 
 # ------------------------------------------------------------------ the bare tool loop
@@ -236,7 +181,7 @@ def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) ->
 
 def main() -> int:
     if len(sys.argv) > 2 and sys.argv[1] == "--serve":
-        asyncio.run(_serve(int(sys.argv[2])))
+        serve(int(sys.argv[2]), _reply, LATENCY_S)
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -259,20 +204,7 @@ def main() -> int:
     from tests.fault_tools import TOOLS_TOML, item_value
     from tests.run_helpers import make_suite
 
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
-    base_url = f"http://127.0.0.1:{port}/v1"
-    os.environ["OPENAI_API_KEY"] = "sk-bench-not-a-real-key"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+    with running(__file__) as base_url:
         with tempfile.TemporaryDirectory(prefix="perturb-bench-faults-") as tmp:
             root = Path(tmp)
             keys = [f"key{i:03d}" for i in range(TASKS)]
@@ -293,9 +225,6 @@ def main() -> int:
                 bare_walls.append(b)
                 perturb_walls.append(p)
                 print(f"round {round_no + 1}: bare={b:.3f} s perturb={p:.3f} s ratio={p / b:.3f}")
-    finally:
-        server.terminate()
-        server.wait()
     best_b, best_p = min(bare_walls), min(perturb_walls)
     total = sum(perturb_walls) / sum(bare_walls)
     print(

@@ -5,9 +5,16 @@ deep nesting refused). This prints, measured in one run on the same trial lines:
 per line for both and their ratio, the time of a resume scan (``scan_trials``) of a
 100,000-line ``trials.jsonl``, and the JSONL reader ``iter_jsonl_lines`` (lines read by
 ``jsonlines.Reader``) against the hand-written line loop it replaced (kept below as
-``hand_loop``, same parser and messages), interleaved, best of five each.
+``hand_loop``, same parser and messages), interleaved, best of five each; and the cost of
+``perturb report`` reading every trial line through the strict parser
+(``perturb.run.store.parse_trial_line`` then the Trial model) against pydantic's unchecked
+``validate_json`` fast path it used before (which took a duplicate key silently), with the
+whole ``read_run`` of the same file for scale.
 
-    .venv/bin/python benchmarks/bench_loader.py [--lines 100000]
+    .venv/bin/python benchmarks/bench_loader.py [--lines 100000] [--json PATH]
+
+``--json PATH`` writes the figures (benchmarks/results/loader.json feeds docs/guarantees.md
+through docs/gen_bench_tables.py).
 """
 
 from __future__ import annotations
@@ -21,9 +28,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 from perturb.errors import InputError  # noqa: E402
 from perturb.io.jsonl import _parse, _Reject, iter_jsonl_lines, loads_strict  # noqa: E402
-from perturb.run.store import scan_trials  # noqa: E402
+from perturb.records import Trial  # noqa: E402
+from perturb.report.results import read_run  # noqa: E402
+from perturb.run.store import parse_trial_line, scan_trials  # noqa: E402
+from tests.synthetic_runs import manifest  # noqa: E402
 
 LINE = {
     "run_id": "demo-d1af80b5",
@@ -94,7 +105,9 @@ def best_of(runs: int, fn) -> float:  # noqa: ANN001 - a zero-argument callable
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
+    add_json_option(parser)
     args = parser.parse_args()
+    load_before = load_average()
     lines = []
     for i in range(args.lines):
         row = dict(LINE, variant_id=f"t{i // 5}/canonical", attempt=i % 5)
@@ -128,6 +141,47 @@ def main() -> int:
         f"read JSONL: hand-written loop {before / args.lines * 1e6:.2f} us/line, "
         f"jsonlines.Reader {after / args.lines * 1e6:.2f} us/line, ratio after/before={after / before:.2f}"
     )
+    raws = [text.encode("utf-8") + b"\n" for text in lines]
+    fast, strict_read = (
+        Trial.__pydantic_validator__.validate_json,
+        Trial.__pydantic_validator__.validate_python,
+    )
+    unchecked = checked = float("inf")
+    for _ in range(5):  # interleaved, best of five each
+        unchecked = min(unchecked, best_of(1, lambda: [fast(raw) for raw in raws]))
+        checked = min(
+            checked,
+            best_of(
+                1,
+                lambda: [
+                    strict_read(parse_trial_line(raw, "trials.jsonl", i)) for i, raw in enumerate(raws, 1)
+                ],
+            ),
+        )
+    with tempfile.TemporaryDirectory() as tmp:
+        run = Path(tmp) / "demo-d1af80b5"
+        run.mkdir()
+        (run / "trials.jsonl").write_bytes(data)
+        text = manifest("demo-d1af80b5", 5, classes=["canonical"]).model_dump_json()
+        (run / "manifest.json").write_text(text, encoding="utf-8")
+        whole = best_of(3, lambda: read_run(run, workers=1))
+    print(
+        f"report reader: pydantic fast path {unchecked / args.lines * 1e6:.2f} us/line, strict "
+        f"{checked / args.lines * 1e6:.2f} us/line, ratio strict/fast={checked / unchecked:.2f}; whole "
+        f"read_run {whole / args.lines * 1e6:.2f} us/line"
+    )
+    figures = {
+        "lines": args.lines,
+        "plain_us": per_plain,
+        "strict_us": per_strict,
+        "scan_us": scan / args.lines * 1e6,
+        "jsonl_ratio": after / before,
+        "report_fast_us": unchecked / args.lines * 1e6,
+        "report_strict_us": checked / args.lines * 1e6,
+        "report_ratio": checked / unchecked,
+        "read_run_us": whole / args.lines * 1e6,
+    }
+    write_results(args.json, figures, load_before)
     return 0
 
 

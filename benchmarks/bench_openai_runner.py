@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import socket
-import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.chat_server import completion, running, serve  # noqa: E402
 
 LATENCY_S = 0.05
 CALLS = 1000
@@ -33,57 +33,11 @@ CONCURRENCY = 50
 # ------------------------------------------------------------------ the server (own process)
 
 
-async def _handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-    try:
-        while True:
-            head = await reader.readuntil(b"\r\n\r\n")
-            length = 0
-            for line in head.split(b"\r\n")[1:]:
-                name, _, value = line.partition(b":")
-                if name.strip().lower() == b"content-length":
-                    length = int(value.strip())
-            body = json.loads(await reader.readexactly(length)) if length else {}
-            await asyncio.sleep(LATENCY_S)
-            content = body.get("messages", [{}])[-1].get("content", "")
-            payload = json.dumps(
-                {
-                    "id": "chatcmpl-bench",
-                    "object": "chat.completion",
-                    "created": 0,
-                    "model": body.get("model", "m"),
-                    "system_fingerprint": "fp_bench",
-                    "choices": [
-                        {
-                            "index": 0,
-                            "finish_reason": "stop",
-                            "logprobs": None,
-                            "message": {"role": "assistant", "content": content},
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 9, "completion_tokens": 9, "total_tokens": 18},
-                }
-            ).encode()
-            writer.write(
-                b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                b"Content-Length: " + str(len(payload)).encode() + b"\r\n\r\n" + payload
-            )
-            await writer.drain()
-    except (asyncio.IncompleteReadError, ConnectionError):
-        pass
-    finally:
-        writer.close()
-
-
-async def _serve(port: int) -> None:
-    server = await asyncio.start_server(_handle, "127.0.0.1", port, backlog=1024)
-    async with server:
-        await server.serve_forever()
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+def _echo(body: dict[str, Any]) -> bytes:
+    """The last message's content, echoed back."""
+    content = body.get("messages", [{}])[-1].get("content", "")
+    message = {"role": "assistant", "content": content}
+    return completion(str(body.get("model", "m")), message, system_fingerprint="fp_bench")
 
 
 # ------------------------------------------------------------------ the bare loop (30 lines)
@@ -142,7 +96,7 @@ def through_perturb(root: Path, fixtures: Path, base_url: str, round_no: int) ->
 
 def main() -> int:
     if len(sys.argv) > 2 and sys.argv[1] == "--serve":
-        asyncio.run(_serve(int(sys.argv[2])))
+        serve(int(sys.argv[2]), _echo, LATENCY_S)
         return 0
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
@@ -150,20 +104,7 @@ def main() -> int:
 
     from tests.run_helpers import make_suite
 
-    port = _free_port()
-    server = subprocess.Popen([sys.executable, __file__, "--serve", str(port)])
-    base_url = f"http://127.0.0.1:{port}/v1"
-    os.environ["OPENAI_API_KEY"] = "sk-bench-not-a-real-key"
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise
-                time.sleep(0.05)
+    with running(__file__) as base_url:
         with tempfile.TemporaryDirectory(prefix="perturb-bench-openai-") as tmp:
             root = Path(tmp)
             tasks = [
@@ -183,9 +124,6 @@ def main() -> int:
                 bare_walls.append(b)
                 perturb_walls.append(p)
                 print(f"round {round_no + 1}: bare={b:.3f} s perturb={p:.3f} s ratio={p / b:.3f}")
-    finally:
-        server.terminate()
-        server.wait()
     ideal = CALLS * LATENCY_S / CONCURRENCY
     best_b, best_p = min(bare_walls), min(perturb_walls)
     total = sum(perturb_walls) / sum(bare_walls)

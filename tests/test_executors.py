@@ -3,6 +3,9 @@ Ray (fast; no Ray cluster is started here -- tests/test_ray.py runs one)."""
 
 from __future__ import annotations
 
+import dataclasses
+import inspect
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -12,8 +15,9 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.errors import UsageError
-from perturb.run.executors import EXECUTORS, RAY_MISSING, check_address, parse_resources
+from perturb.run.executors import EXECUTORS, RAY_MISSING, WorkerRecipe, check_address, parse_resources
 from perturb.run.executors.ray import actor_options, workers_that_fit
+from perturb.run.scheduler import TrialRunner
 from tests.run_helpers import make_suite
 
 TASKS = [{"id": "add", "prompt": "What is 2+2?", "expected": 4, "grader": "numeric"}]
@@ -180,3 +184,86 @@ def test_the_local_executor_is_the_default_and_writes_the_run(project: Path) -> 
     assert result.exit_code == 0, result.output
     lines = (project / "runs" / "r" / "trials.jsonl").read_text().splitlines()
     assert len(lines) == 2
+
+
+def test_every_runner_argument_is_the_recipes_or_named_process_local() -> None:
+    """A new TrialRunner option must either travel in the WorkerRecipe (the same on the driver
+    and every worker) or be listed as process-local and taken by ``from_recipe``: it cannot be
+    set on one side only."""
+    params = set(inspect.signature(TrialRunner.__init__).parameters) - {"self"}
+    shared = params - TrialRunner.LOCAL
+    fields = {f.name for f in dataclasses.fields(WorkerRecipe)}
+    assert TrialRunner.LOCAL <= params
+    assert shared <= fields, f"runner options missing from WorkerRecipe: {sorted(shared - fields)}"
+    assert shared == {"run_id", "suite", "shas", "seed", "temperature", "timeout"}
+    taken = set(inspect.signature(TrialRunner.from_recipe).parameters) - {"recipe"}
+    assert taken == TrialRunner.LOCAL - {"executor"}
+    assert all(
+        p.default is inspect.Parameter.empty
+        for p in inspect.signature(TrialRunner.from_recipe).parameters.values()
+    ), "from_recipe must not default a process-local argument (a side could forget it)"
+
+
+def test_a_worker_rebuilds_the_drivers_runner_from_the_recipe(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run whose trials go through the Ray worker's body (``_Worker``, in this process):
+    the worker's runner equals the driver's in every shared field and in the process-local
+    state both sides derive (tools, secrets, agent), and writes the same lines as a local run."""
+    import perturb.run.core as core
+    from perturb.run.executors import ExecutorSettings, ExecutorSpec
+    from perturb.run.executors.ray import _Worker
+
+    seen: dict[str, Any] = {}
+
+    class InProcess:
+        def __init__(self, settings: ExecutorSettings) -> None:
+            self.worker = _Worker(settings.recipe)
+
+        async def start(self, runner: TrialRunner) -> None:
+            assert await self.worker.start() is None
+            seen["driver"], seen["worker"] = runner, self.worker.runner
+
+        async def trial(self, entry: Any, attempt: int, retry: int, lam: float) -> tuple[bytes, str]:
+            data, outcome, fatal = await self.worker.trial(entry, attempt, retry, lam)
+            assert fatal is None
+            return data, outcome
+
+        async def aclose(self) -> None:
+            await self.worker.close()
+
+        def notes(self) -> list[str]:
+            return []
+
+    spec = ExecutorSpec(name="in-process", summary="test", create=InProcess)
+    monkeypatch.setenv("LEFTO_KEY", "sk-test-value-123456")
+    flags = ["--seed", "7", "--temperature", "0.3", "--timeout", "9", "--faults", "0,0.5"]
+    flags += ["--api-key-env", "LEFTO_KEY"]
+    assert invoke(project, *flags).exit_code == 0  # the local executor: the reference lines
+    local = (project / "runs" / "r" / "trials.jsonl").read_text().splitlines()
+    monkeypatch.setattr(core, "_executor", lambda options: (spec, None, {}))
+    result = CliRunner().invoke(
+        app,
+        ["run", str(project / "fixtures" / "demo.jsonl"), "--agent", "tests.sample_agents:echo", "-n", "1"]
+        + ["--out", str(project / "runs" / "w"), *flags],
+    )
+    assert result.exit_code == 0, result.output
+    driver, worker = seen["driver"], seen["worker"]
+    assert worker is not driver
+    for name in set(inspect.signature(TrialRunner.__init__).parameters) - {"self"} - TrialRunner.LOCAL:
+        assert getattr(worker, name) == getattr(driver, name), name
+    assert driver.seed == 7 and driver.temperature == 0.3 and driver.timeout == 9.0
+    assert worker.tools == driver.tools is not None and worker.tools.classes == driver.tools.classes
+    assert worker.secrets == driver.secrets and "sk-test-value-123456" in driver.secrets
+    assert worker.agent.describe() == driver.agent.describe()
+    assert (worker.concurrency, driver.concurrency) == (1, 8)
+    lines = (project / "runs" / "w" / "trials.jsonl").read_text().splitlines()
+    assert len(lines) == len(local) == 4
+
+    def stable(line: str) -> dict[str, Any]:
+        record = json.loads(line)
+        for key in ("run_id", "started_at", "finished_at", "duration_s", "latency_s"):
+            record.pop(key, None)
+        return record
+
+    assert sorted(map(json.dumps, map(stable, lines))) == sorted(map(json.dumps, map(stable, local)))

@@ -601,6 +601,16 @@ def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
     (project / "plain.json").write_text(json.dumps(plain))
     note = check_gate(GateOptions(project / "immediate_retry", project / "plain.json"))
     assert note.passed and "note: faults lam=0.5 is new in this run (no baseline figures)" in note.lines
+    # a λ only the baseline has: noted like a class the run lacks, never compared
+    other = json.loads((project / "baseline.json").read_text())
+    other["faults"] = {"0.25": other["faults"]["0.5"]}
+    for row in other["fault_variants"]:
+        row["lam"] = 0.25
+    (project / "other.json").write_text(json.dumps(other))
+    moved = check_gate(GateOptions(project / "honours_retry_after", project / "other.json"))
+    assert moved.passed
+    assert "note: faults lam=0.25 is in the baseline but not in this run (not compared)" in moved.lines
+    assert "note: faults lam=0.5 is new in this run (no baseline figures)" in moved.lines
     # λ = 0 is the same agent behaviour (no faults): canonical is not a regression.
     assert any(line.startswith("ok: canonical mean: baseline 1.000, current 1.000") for line in worse.lines)
 

@@ -185,14 +185,19 @@ def test_reorder_moves_constraints_and_measures_kendall_tau() -> None:
 
 
 def test_reorder_clause_level_budget_moves() -> None:
-    texts = {
-        gen(FLIGHT, "reorder", level, seed, index).text
-        for seed in range(6)
-        for index in (0, 1)
-        for level in (0.1, 0.5)
+    texts = set()
+    for seed in range(6):
+        for index in (0, 1):
+            for level in (0.1, 0.5):
+                try:
+                    texts.add(gen(FLIGHT, "reorder", level, seed, index).text)
+                except SkipGeneration:
+                    pass
+    # "On Friday, book me a flight to Delhi" is not offered: the day may be the booking's
+    assert texts == {
+        "Book me a flight to Delhi on Friday, under £300, economy class.",
+        "Under £300, book me a flight to Delhi on Friday, economy class.",
     }
-    assert "Book me a flight to Delhi on Friday, under £300, economy class." in texts
-    assert "Under £300, book me a flight to Delhi on Friday, economy class." in texts
 
 
 @pytest.mark.parametrize(
@@ -225,13 +230,17 @@ def test_reorder_keeps_back_references_glued() -> None:
         expected="ok",
         grader="exact",
     )  # type: ignore[arg-type]
-    v = gen(task, "reorder", 1.0)
+    v = gen(task, "reorder", 0.1)
     # the sentence that refers back follows its referent; the referent's own phrases may move
     assert re.search(r"[Bb]ook a table (?:for 4|at 7pm)[^.]*\. It should be by the window\.", v.text)
-    assert v.text.startswith("I am vegetarian.")
-    texts = {gen(task, "reorder", lv, seed).text for lv in (0.1, 0.3, 0.5) for seed in range(6)}
-    assert "At 7pm, book a table for 4. It should be by the window. I am vegetarian." in texts
-    assert all(t.index("It should") > t.lower().index("book a table") for t in texts)
+    # a statement that is not a value ("I am vegetarian.") keeps its place among the sentences
+    assert v.text.endswith(". It should be by the window. I am vegetarian.")
+    texts = {gen(task, "reorder", 0.1, seed).text for seed in range(6)}
+    # "I am vegetarian." is a state, not a value statement: it keeps its place; "book" never
+    # opens with its time ("At 7pm, book a table" could be the time of the booking)
+    assert texts == {"Book a table at 7pm for 4. It should be by the window. I am vegetarian."}
+    with pytest.raises(SkipGeneration, match="moves too little for level 0.3"):
+        gen(task, "reorder", 0.3)
 
 
 def test_reorder_fronts_a_place_in_a_wh_question_only_when_capitalised() -> None:
@@ -256,7 +265,13 @@ def test_reorder_never_fronts_until_or_one_of_two_times_before_an_order() -> Non
         expected="ok",
         grader="exact",
     )  # type: ignore[arg-type]
-    texts = {gen(two, "reorder", lv, seed).text for lv in (0.1, 0.3, 0.5) for seed in range(6)}
+    texts = set()
+    for lv in (0.1, 0.3, 0.5):
+        for seed in range(6):
+            try:
+                texts.add(gen(two, "reorder", lv, seed).text)
+            except SkipGeneration:  # the one swap moves too little for 0.3 and 0.5
+                assert lv > 0.1
     assert texts == {"Schedule an interview with Tom Becker at 10 am on Tuesday"}
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -206,21 +207,27 @@ def test_blank_lines_are_skipped(tmp_path: Path) -> None:
     assert read_run(run).variants[0].n == 2
 
 
+FIX = "(expected one Trial JSON object per line; remove the line or start a new run with --out)"
+
+
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
         (
             "{not json",
-            "3: Invalid JSON: key must be a string at line 1 column 2 (expected one Trial object per line)",
+            f"3: invalid JSON: Expecting property name enclosed in double quotes at column 2 {FIX}",
         ),
         (
             '{"run_id": "r"}',
             "3: suite: missing (expected this field) (and 6 more problems)",
         ),
+        ("[1, 2]", f"3: not a trial line {FIX}"),
         (
-            "[1, 2]",
-            "3: Input should be an object (got [1, 2]) (expected a Trial record; see `perturb schema trial`)",
+            '{"run_id": "r", "run_id": "r"}',
+            '3: duplicate key "run_id" in one object (expected each key once)',
         ),
+        ('{"run_id": "r", "latency_s": NaN}', "3: NaN is not JSON (expected a finite number)"),
+        ('{"run_id": "r", "latency_s": 1e999}', "3: number 1e999 is out of range (expected a finite number)"),
     ],
 )
 def test_bad_line_names_file_and_line(tmp_path: Path, bad: str, message: str) -> None:
@@ -306,7 +313,7 @@ def test_parallel_reading_reports_the_absolute_line(tmp_path: Path) -> None:
     run = write_run(tmp_path, "r", [Prompt("t1", "")], trials=5, extra_lines=lines)
     with pytest.raises(InputError) as exc:
         read_run(run, workers=2, parallel_min_bytes=0)
-    assert str(exc.value).startswith(f"{run / 'trials.jsonl'}:61: Invalid JSON")
+    assert str(exc.value).startswith(f"{run / 'trials.jsonl'}:61: invalid JSON")
 
 
 # --------------------------------------------------------------------------- CLI and outputs
@@ -592,3 +599,51 @@ def test_extending_docs_csv_format_renders_the_shared_scorecard(demo_run: Path) 
     )
     assert lines[1] == "canonical,4,5,0.550,0.750,0.250,-,-,-,2/4,0/4,5.0%"
     assert len(lines) == 1 + len({line.split(",")[0] for line in lines[1:]})
+
+
+@pytest.mark.parametrize(
+    ("pattern", "replacement", "message"),
+    [
+        (
+            r'"outcome":',
+            '"outcome":"wrong","outcome":',
+            'duplicate key "outcome" in one object (expected each key once)',
+        ),
+        (r'"latency_s":[^,]+', '"latency_s":NaN', "NaN is not JSON (expected a finite number)"),
+    ],
+)
+def test_report_and_resume_refuse_a_damaged_trial_line_alike(
+    tmp_path: Path, pattern: str, replacement: str, message: str
+) -> None:
+    """One strict reader: a duplicate key (or NaN) inside a trials line is refused by
+    `perturb report` with the same one-line error as by the resume scan of `perturb run`."""
+    from tests.run_helpers import make_suite
+
+    fixtures = make_suite(
+        tmp_path, [{"id": "a", "prompt": "Say hi", "expected": "Say hi", "grader": "exact"}]
+    )
+    run = [
+        "run",
+        str(fixtures),
+        "--agent",
+        "tests.sample_agents:echo",
+        "-n",
+        "2",
+        "--out",
+        str(tmp_path / "r"),
+    ]
+    assert CliRunner().invoke(app, run).exit_code == 0
+    trials = tmp_path / "r" / "trials.jsonl"
+    lines = trials.read_text(encoding="utf-8").splitlines(keepends=True)
+    assert len(lines) == 2
+    lines[1] = re.sub(pattern, replacement, lines[1], count=1)
+    trials.write_text("".join(lines), encoding="utf-8")
+    before = trials.read_bytes()
+    expected = f"error: {trials}:2: {message}\n"
+    for args in (["report", str(tmp_path / "r")], run):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == expected
+        assert result.stdout == ""
+    assert trials.read_bytes() == before
+    assert sorted(p.name for p in (tmp_path / "r").iterdir()) == [".lock", "manifest.json", "trials.jsonl"]

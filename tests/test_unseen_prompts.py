@@ -323,7 +323,14 @@ def test_paraphrase_word_swaps_fit_the_context() -> None:
 def test_register_fits_lower_case_and_voice_messages() -> None:
     low = task("can you block my card i lost it")
     for text in texts(low, "register"):
-        assert not text.startswith(("Would you be so kind", "I would be grateful", "Dear")), text
+        # a formal register writes the text message out as full sentences (round three); it
+        # never puts a formal opener on the lower-case run-on itself
+        if text.startswith(("Would you be so kind", "I would be grateful", "Dear")):
+            assert "block my card? I lost it." in text or "block my card. I lost it." in text, text
+        else:
+            assert "my card i lost it" in text or "my card. I lost it" in text or "card? I lost it" in text, (
+                text
+            )
     voice = task("Turn the heating up to 21 degrees", {"temp": "21 degrees"})
     for text in texts(voice, "register"):
         assert not re.match(r"(?:Hi|Hello|Hey|Yo|Dear|Good)\b", text), text

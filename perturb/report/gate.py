@@ -231,23 +231,53 @@ def _gate_faults(
     found = 0
     for key in sorted(baseline.faults, key=float):
         lam = float(key)
-        label = f"faults lam={key}"
-        members = current.get(lam)
-        if not members:
-            lines.append(f"note: {label} is in the baseline but not in this run (not compared)")
-            continue
-        if k > min(v.n for v in members):
-            lines.append(f"note: {label}: fewer than k={k} trials per prompt in this run (not compared)")
-            continue
-        if lam in base_rows and base_rows[lam]:
-            found += _compare_matched(label, members, base_rows[lam], k, options, lines, power)
-        else:
-            table = per_task(members, [k], k)
-            found += _compare_figures(label, table, baseline.faults[key], k, options.tolerance, lines)
+        rows = base_rows.get(lam, [])
+        group = _Group(f"faults lam={key}", f"faults lam={key}", current.get(lam), rows, baseline.faults[key])
+        found += _compare_group(group, bool(rows), k, options, lines, power)
     known = {float(key) for key in baseline.faults}
     for lam in sorted(set(current) - known):
         lines.append(f"note: faults lam={lam:g} is new in this run (no baseline figures)")
     return found
+
+
+@dataclass(frozen=True)
+class _Group:
+    """One class or one fault-injection rate λ of the current run and its baseline."""
+
+    name: str
+    """How notes name it (``class typo``, ``faults lam=0.1``)."""
+    label: str
+    """How comparison lines name it (``typo``, ``faults lam=0.1``)."""
+    members: list[Variant] | None
+    """The run's per-prompt counts (None or empty: not in this run)."""
+    base_rows: list[Variant]
+    """The baseline's per-prompt counts (for the matched, interval-based comparison)."""
+    figures: ClassFigures
+    """The baseline's figures (for a baseline without per-prompt counts)."""
+
+
+def _compare_group(
+    group: _Group,
+    matched: bool,
+    k: int,
+    options: GateOptions,
+    lines: list[str],
+    power: list[tuple[float, str]],
+) -> int:
+    """A class or a λ against the baseline, by the same rules: a note when the run lacks it or
+    has fewer than k trials per prompt, else the matched comparison (``matched``: the baseline
+    has per-prompt counts) or the figures comparison. Returns the regressions found."""
+    members = group.members
+    if not members:
+        lines.append(f"note: {group.name} is in the baseline but not in this run (not compared)")
+        return 0
+    if k > min(v.n for v in members):
+        lines.append(f"note: {group.name}: fewer than k={k} trials per prompt in this run (not compared)")
+        return 0
+    if matched:
+        return _compare_matched(group.label, members, group.base_rows, k, options, lines, power)
+    table = per_task(members, [k], k)
+    return _compare_figures(group.label, table, group.figures, k, options.tolerance, lines)
 
 
 def write_baseline(run_dir: str | Path, out: str | Path, k: int | None = None) -> Baseline:
@@ -358,17 +388,10 @@ def check_gate(options: GateOptions) -> GateResult:
     cur_kinds = _by_kind(data.variants)
     base_kinds = _by_kind(base_variants)
     for kind in class_order(set(baseline.classes)):
-        if kind not in cur_kinds:
-            lines.append(f"note: class {kind} is in the baseline but not in this run (not compared)")
-            continue
-        if base_variants:
-            found = _compare_matched(
-                kind, cur_kinds[kind], base_kinds.get(kind, []), k, options, lines, power
-            )
-        else:
-            cur_table = per_task(cur_kinds[kind], [k], k)
-            found = _compare_figures(kind, cur_table, baseline.classes[kind], k, tolerance, lines)
-        regressions += found
+        group = _Group(
+            f"class {kind}", kind, cur_kinds.get(kind), base_kinds.get(kind, []), baseline.classes[kind]
+        )
+        regressions += _compare_group(group, bool(base_variants), k, options, lines, power)
     for kind in class_order(set(cur_kinds) - set(baseline.classes)):
         lines.append(f"note: class {kind} is new in this run (no baseline figures)")
     regressions += _gate_faults(data, baseline, k, options, lines, power)

@@ -41,7 +41,7 @@ from pydantic import ValidationError
 from perturb.errors import InputError
 from perturb.io.jsonl import open_regular, validation_message
 from perturb.records import RunManifest, Trial
-from perturb.run.store import read_manifest
+from perturb.run.store import parse_trial_line, read_manifest
 
 OUTCOME_CODES = {"passed": 0, "wrong": 1, "errored": 2}
 SAMPLE_CHARS = 80
@@ -189,9 +189,6 @@ def _sample(output: Any) -> str:
 
 
 def _validation_error(exc: ValidationError) -> tuple[str, str | None]:
-    first = exc.errors(include_url=False)[0]
-    if first["type"] == "json_invalid":
-        return f"{first['msg']} (expected one Trial object per line)", None
     loc, msg = validation_message(exc)
     if "(expected" not in msg:
         msg += " (expected a Trial record; see `perturb schema trial`)"
@@ -205,7 +202,7 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
     variants, first_line, samples = out.variants, out.first_line, out.samples
     weights: dict[str, float] = {}
     put, put_fp = out.cols.extend, out.fps.append
-    validate = Trial.__pydantic_validator__.validate_json
+    validate = Trial.__pydantic_validator__.validate_python
     codes = OUTCOME_CODES
     nan = math.nan
     pos = start
@@ -217,16 +214,18 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
                 break
             pos += len(raw)
             lineno += 1
+            if not raw.strip():
+                continue
             try:
-                trial = validate(raw)
-            except ValidationError as exc:
-                if not raw.strip():
-                    continue
-                if not raw.endswith(b"\n") and exc.errors()[0]["type"] == "json_invalid":
+                trial = validate(parse_trial_line(raw, path, lineno))
+            except InputError as exc:
+                if not raw.endswith(b"\n") and exc.detail.startswith("invalid JSON"):
                     out.truncated = True  # the writer was killed mid-line
                     break
-                message, loc = _validation_error(exc)
-                out.error = (lineno, message, loc)
+                out.error = (lineno, exc.detail, exc.field)
+                break
+            except ValidationError as exc:
+                out.error = (lineno, *_validation_error(exc))
                 break
             if trial.run_id != run_id:
                 out.error = (

@@ -36,7 +36,7 @@ from perturb.io.hashing import sha256_bytes, short_id
 from perturb.io.jsonl import Appender, read_bytes
 from perturb.io.llm import OPENAI_URL, preflight, resolve_api_key, resolve_base_url
 from perturb.io.paths import confine
-from perturb.io.secrets import env_secrets, redact, secret_values
+from perturb.io.secrets import redact
 from perturb.progress import Progress
 from perturb.records import FixtureEntry, RunManifest
 from perturb.run.agents import Agent, add_import_paths, load_agent
@@ -53,7 +53,7 @@ from perturb.run.executors import (
 )
 from perturb.run.faults import parse_lambdas, resolve_classes
 from perturb.run.graders import GRADERS, check_grader
-from perturb.run.scheduler import Counts, ToolLayer, TrialRunner
+from perturb.run.scheduler import Counts, ToolLayer, TrialRunner, runner_secrets
 from perturb.run.store import (
     TrialIndex,
     config_hash,
@@ -218,12 +218,6 @@ def _resolve(options: RunOptions, root: Path) -> tuple[Tier | None, int, int, fl
     return tier, trials, concurrency, float(timeout), classes, tasks
 
 
-def _secrets(agent: Agent, judge: Any, options: RunOptions) -> list[str]:
-    return secret_values(
-        [*agent.secrets(), *(judge.secrets() if judge else []), *env_secrets(options.api_key_env)]
-    )
-
-
 def _make_judge(entries: list[FixtureEntry], options: RunOptions) -> Any:
     models = {e.grader.model for e in entries if GRADERS.get(e.grader.type).uses_judge}
     if not models:
@@ -357,7 +351,7 @@ def run(options: RunOptions) -> RunSummary:
             check_grader(entry.grader, entry.expected, judge=judge)
         except GraderError as exc:
             raise GraderError(f"{fixtures}: {entry.id}: grader: {exc}") from None
-    secrets = _secrets(agent, judge, options)
+    secrets = runner_secrets(agent, judge, options.api_key_env)
 
     facts = agent.describe()
     sampling = {"temperature": options.temperature, **facts.get("sampling", {})}
@@ -531,27 +525,23 @@ def _execute(plan: _Plan) -> RunSummary:
 
     started = time.perf_counter()
     counts = Counts()
-    runner = TrialRunner(
+    recipe = plan.recipe(run_id)
+    runner = TrialRunner.from_recipe(
+        recipe,
         agent=plan.agent,
         judge=plan.judge,
-        run_id=run_id,
-        suite=plan.suite,
-        shas=plan.shas,
-        seed=options.seed,
-        temperature=options.temperature,
-        timeout=plan.timeout,
-        concurrency=plan.concurrency,
+        tools=plan.tools,
         secrets=secrets,
         counts=counts,
+        concurrency=plan.concurrency,
         fsync_interval=FSYNC_INTERVAL_S,
-        tools=plan.tools,
     )
     if plan.executor is not None:
         spec, address, resources = plan.executor
         runner.executor = spec.create(
             ExecutorSettings(
                 concurrency=plan.concurrency,
-                recipe=plan.recipe(run_id),
+                recipe=recipe,
                 address=address,
                 resources=resources,
             )

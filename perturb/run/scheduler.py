@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from perturb.errors import OutputError
 from perturb.io.hashing import content_hash
 from perturb.io.jsonl import MAX_DEPTH, Appender, nesting_exceeds
-from perturb.io.secrets import redact
+from perturb.io.secrets import env_secrets, redact, secret_values
 from perturb.progress import Progress
 from perturb.records import FixtureEntry
 from perturb.run.agents import Agent, AgentCallError, AgentFatalError, DaemonPool, exception_text
@@ -32,7 +32,7 @@ from perturb.run.store import trial_seed
 from perturb.run.tools import ToolClient, ToolSuite
 
 if TYPE_CHECKING:
-    from perturb.run.executors import TrialExecutor
+    from perturb.run.executors import TrialExecutor, WorkerRecipe
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
@@ -81,6 +81,12 @@ class _Ctx:
     grader: GraderSpec
 
 
+def runner_secrets(agent: Agent, judge: Any, api_key_env: str | None) -> list[str]:
+    """What a runner redacts from every line it writes: the agent's and the judge's secrets and
+    the value of ``--api-key-env`` (the driver and every worker compute it the same way)."""
+    return secret_values([*agent.secrets(), *(judge.secrets() if judge else []), *env_secrets(api_key_env)])
+
+
 class TrialRunner:
     """Runs jobs ``(entry, attempt, retry)`` and appends one Trial line per job."""
 
@@ -122,6 +128,46 @@ class TrialRunner:
         self._ctx: dict[str, _Ctx] = {}
         self._pool: DaemonPool | None = None
         self._written = 0
+
+    LOCAL = frozenset(
+        {"agent", "judge", "tools", "secrets", "counts", "concurrency", "fsync_interval", "executor"}
+    )
+    """The constructor's arguments that belong to one process (its loaded agent, judge and tool
+    layer, the secrets it redacts, its counters, its share of the work, where its trials run);
+    every other argument comes from the :class:`~perturb.run.executors.WorkerRecipe`, the same
+    on the driver and on every worker (``tests/test_executors.py`` checks the split)."""
+
+    @classmethod
+    def from_recipe(
+        cls,
+        recipe: WorkerRecipe,
+        *,
+        agent: Agent,
+        judge: Any,
+        tools: ToolLayer | None,
+        secrets: list[str],
+        counts: Counts,
+        concurrency: int,
+        fsync_interval: float,
+    ) -> TrialRunner:
+        """The one way ``perturb run`` makes a runner, on the driver and on a worker: what every
+        trial must share (run id, suite, hashes, seed, temperature, timeout) from ``recipe``,
+        this process's own objects from the arguments."""
+        return cls(
+            agent=agent,
+            judge=judge,
+            run_id=recipe.run_id,
+            suite=recipe.suite,
+            shas=recipe.shas,
+            seed=recipe.seed,
+            temperature=recipe.temperature,
+            timeout=recipe.timeout,
+            concurrency=concurrency,
+            secrets=secrets,
+            counts=counts,
+            fsync_interval=fsync_interval,
+            tools=tools,
+        )
 
     # ------------------------------------------------------------------ per trial
 

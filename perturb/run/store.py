@@ -172,6 +172,21 @@ def _key_problem(obj: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
+def parse_trial_line(raw: bytes, name: str, number: int) -> dict[str, Any]:
+    """One line of ``trials.jsonl`` as a JSON object, through the strict parser
+    (:func:`~perturb.io.jsonl.loads_strict`: duplicate keys, ``NaN``, huge integers and deep
+    nesting refused): the one reader of a trial line, for the resume scan of ``perturb run``
+    and for ``perturb report``, with the same messages. :class:`InputError` ``FILE:LINE``
+    otherwise."""
+    try:
+        obj = loads_strict(raw.decode("utf-8"), name, number, what=_FIX.removeprefix("expected "))
+    except UnicodeDecodeError:
+        raise InputError(name, f"not valid UTF-8 ({_FIX})", line=number) from None
+    if not isinstance(obj, dict):
+        raise InputError(name, f"not a trial line ({_FIX})", line=number)
+    return obj
+
+
 def scan_trials(path: Path) -> TrialIndex:
     """Stream ``trials.jsonl``; :class:`InputError` ``FILE:LINE:`` for a bad complete line."""
     index = TrialIndex()
@@ -186,12 +201,7 @@ def scan_trials(path: Path) -> TrialIndex:
                 break
             if not raw.strip():
                 continue
-            try:
-                obj = loads_strict(raw.decode("utf-8"), name, number, what=_FIX)
-            except UnicodeDecodeError:
-                raise InputError(name, f"not valid UTF-8 ({_FIX})", line=number) from None
-            if not isinstance(obj, dict):
-                raise InputError(name, f"not a trial line ({_FIX})", line=number) from None
+            obj = parse_trial_line(raw, name, number)
             problem = _key_problem(obj)
             if problem is not None:
                 raise InputError(name, f"{problem[1]} ({_FIX})", line=number, field=problem[0])

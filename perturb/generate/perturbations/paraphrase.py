@@ -108,6 +108,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     g_end = greet.end() if greet else 0
     body = sentence[g_end:]
     low = body.lower()
+    if _lower_style(masked):
+        dropped = _dropped_subject_ops(masked, start + g_end, body, rng)
+        if dropped is not None:
+            return dropped
     found: tuple[str, str] | None = None
     for group, prefixes in _framing_groups():
         for prefix in prefixes:
@@ -179,6 +183,58 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     return [("framing:mood" if mood else "framing", edits)]
 
 
+_DROPPED_RE = re.compile(r"(?P<lead>need to|want to|wanna|gotta|need|want) (?P<next>[a-z']+)")
+
+
+def _dropped_subject_ops(masked: str, at: int, body: str, rng: random.Random) -> list[Op] | None:
+    """A lower-case message that drops its subject ("need to update my bank details ...",
+    "need a van for saturday") gets a lower-case framing: "can you update ...", "i have to
+    update ...", "can i get a van ...". None when the sentence does not open that way."""
+    d = _data()
+    m = _DROPPED_RE.match(body)
+    if not m:
+        return None
+    lead, nxt = m.group("lead"), m.group("next")
+    if lead in ("need to", "want to", "wanna", "gotta"):
+        if nxt in d["not_verbs"] or nxt not in d["action_verbs"]:
+            return []
+        choices = ["i need to ", "i have to "] if lead != "need to" else ["i have to ", "i want to "]
+        if nxt in d["self_verbs"]:  # the doer does not matter: asking is the same request
+            choices = ["can you ", "could you "]
+    else:
+        if nxt not in d["noun_starts"] and (nxt in d["not_verbs"] or nxt in d["action_verbs"] or nxt == "to"):
+            return []  # "need it", "need book ...": not a thing asked for
+        choices = ["can i get ", "i'd like "] if lead == "need" else ["can i get ", "i need "]
+    new = rng.choice(choices)
+    stop = len(m.group("lead")) + 1
+    name = "framing:mood" if new.startswith("can ") else "framing"
+    return [(name, [(at, at + stop, new)])]
+
+
+_CAN_I_RE = re.compile(r"(?<![\w'])can i (?P<verb>[a-z]+)\b(?P<rest>[^.?!]*)(?P<q>\??)$")
+_CAN_I_LEADS = ("is it possible to ", "is there a way to ")
+
+
+def _can_i_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """In a lower-case run-on, the closing "can i X" asked another way: "got a fine of X in
+    Y can i appeal it" -> "... is it possible to appeal it" (never after a question word:
+    "how can i X")."""
+    if not _lower_style(masked):
+        return []
+    sentence = masked[start:end]
+    m = _CAN_I_RE.search(sentence)
+    if not m or _NEW_CLAUSE_RE.search(m.group("rest")) and not re.match(r"\s*(?:it|them)\b", m.group("rest")):
+        return []
+    before = sentence[: m.start()].split()
+    if before and before[-1].lower() in ("how", "where", "when", "what", "who", "why", "which", "and", "or"):
+        return []
+    if m.group("verb") in _data()["not_verbs"] or m.group("verb") in _VERBISH - {"get", "have"}:
+        return []
+    new = rng.choice(_CAN_I_LEADS) + m.group("verb")
+    a = start + m.start()
+    return [("question:possible", [(a, a + len("can i ") + len(m.group("verb")), new)])]
+
+
 _COPULA_RE = re.compile(r"(?:\S+\s+){0,3}(?:is|are|was|were|isn't|aren't|wasn't|has been|have been)\b", re.I)
 """A copula within the first words: the sentence states something rather than orders it."""
 
@@ -211,6 +267,8 @@ _ASK_LEADS = (
     ("Do you know ", "?"),
     ("I'd like to know ", "."),
 )
+_SPOKEN_QUESTION_RE = re.compile(r"(?:How|What|What's|When|Where|Who|Which|Is|Are|Can|Do|Does)\b")
+"""A voice question typed without its "?" ("How long until my driver gets here")."""
 _WHAT_RE = re.compile(r"(What's|What is|what's|what is|whats)\s+(?=(?:the|my|our|your)\b)")
 _VERBISH = frozenset(
     "going be like do does did been being will would can could have has had is are was were "
@@ -232,7 +290,8 @@ def question_ops(
     question mark missing."""
     sentence = masked[start:end]
     lower = _lower_style(sentence)
-    asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!")
+    spoken = sentence[-1:] not in ".!?" and bool(_SPOKEN_QUESTION_RE.match(sentence))
+    asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!") or spoken
     if not asked:
         return []
     ops: list[Op] = []
@@ -242,6 +301,8 @@ def question_ops(
     if not sentence.endswith("?"):
         stop = ""
     body_end = end - 1 if sentence.endswith("?") else end
+    if sentence == "Why?" and start > 0:  # "... went up this month. Why?" -> "Could you tell me why?"
+        return [("question:why", [(start, end, f"{lead}why{stop}")])]
     m = _WHAT_RE.match(sentence)
     if m:
         rest = masked[start + m.end() : body_end]
@@ -278,9 +339,28 @@ def question_ops(
             new = f"{lead}{wh} {np}{rest}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _THERE_RE.match(body)
-    if m and not ops:  # "Are there any X?" -> "... whether there are any X"
-        new = f"{lead}whether there {m.group('aux').lower()} {m.group('rest')}{stop}"
+    aux_ok = m and (m.group("aux").lower() in ("is", "are")) == (m.group("been") is None)
+    if m and aux_ok and not ops:
+        # "Are there any X?" -> "... whether there are any X"; "Has there been any news?" ->
+        # "... whether there has been any news"
+        verb = m.group("aux").lower() + (" " + m.group("been").strip() if m.group("been") else "")
+        new = f"{lead}whether there {verb} {m.group('rest')}{stop}"
         ops.append(("question:whether", [(start, end, new)]))
+    m = _MODAL_YES_NO_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
+        ops.append(("question:whether", [(start, end, new)]))
+    m = _UNTIL_RE.match(body) or _GOING_TO_RE.match(body)
+    if m and not ops and not _has_verbish(m.group("np")):
+        # "How long until my driver gets here" -> "... how long until my driver gets here";
+        # "What's the weather going to be like" -> "... what the weather is going to be like"
+        wh = m.group("wh")
+        wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
+        if m.re is _UNTIL_RE:
+            clause = f"{wh} {m.group('until')} {m.group('np')} {m.group('verb')}{m.group('rest')}"
+        else:
+            clause = f"{wh} {m.group('np')} is going to {m.group('rest')}"
+        ops.append(("question:indirect", [(start, end, f"{lead}{clause}{stop}")]))
     m = _WH_IT_RE.match(body) or _WH_DOES_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
         wh, aux, np, rest = m.group("wh"), m.group("aux").lower(), m.group("np"), m.group("rest")
@@ -302,6 +382,9 @@ def question_ops(
         aux = m.group("aux").lower()
         verb = "" if aux == "do" else aux + " "
         wh = m.group("wh").lower()
+        if m.group("subj") == "you" and lead.lower().startswith("do you know"):
+            lead = "could you tell me " if lower else "Could you tell me "  # never "Do you know what you"
+            stop = "?" if sentence.endswith("?") else stop
         new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{m.group('rest')}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _DO_I_RE.match(body)
@@ -321,9 +404,10 @@ def question_ops(
 
 _WH_SUBJECT_RE = re.compile(
     r"(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?) (?P<aux>do|should|can|could) "
-    r"(?P<subj>I|i|we) (?P<rest>[a-z][^?]*)$"
+    r"(?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$"
 )
-"""A wh-question about what the user needs or may do ("What documents do I need to X")."""
+"""A wh-question about what the user needs or may do ("What documents do I need to X"), or
+what the helper needs ("What documents do you need from me")."""
 _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$")
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
 _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
@@ -331,9 +415,62 @@ _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
 _YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide".split())
 
 
+_VALUE = r"\ue000[^\ue001]*\ue001"
+"""One protected value in masked text."""
+_SUBJ = (
+    r"(?P<np>(?:the|my|our|your|his|her|their) (?:[a-z]+|" + _VALUE + r")(?: [a-z]+){0,2}?|" + _VALUE + ")"
+)
+_UNTIL_RE = re.compile(
+    r"(?P<wh>[Hh]ow long) (?P<until>until|till|before) " + _SUBJ + r" (?P<verb>[a-z]+s)\b(?P<rest>[^?]*)$"
+)
+""""How long until my driver gets here": asked indirectly, or as "When will my driver get here"."""
+_GOING_TO_RE = re.compile(
+    r"(?P<wh>[Ww]hat|[Ww]hen|[Ww]here|[Hh]ow)(?:'s| is) "
+    + _SUBJ.replace("{0,2}?", "{0,2}?")
+    + r" going to (?P<rest>[a-z]+\b[^?]*)$"
+)
+""""What's the weather going to be like ...", "When is my parcel going to arrive"."""
+
+
+def base_form(verb: str) -> str:
+    """A third-person verb's base form: "gets" -> "get", "arrives" -> "arrive", "finishes" ->
+    "finish", "carries" -> "carry", "goes" -> "go" (the inverse of :func:`third_person`)."""
+    low = verb.lower()
+    irregular = {"has": "have", "does": "do", "goes": "go", "is": "be"}
+    if low in irregular:
+        return irregular[low]
+    if re.search(r"[^aeiou]ies$", low):
+        return verb[:-3] + "y"
+    if re.search(r"(?:ss|x|z|ch|sh)es$", low):
+        return verb[:-2]
+    return verb[:-1] if low.endswith("s") and not low.endswith("ss") else verb
+
+
+def _direct_question_ops(masked: str, start: int, end: int) -> list[Op]:
+    """A question asked another direct way: "How long until my driver gets here" -> "When
+    will my driver get here"; "What's the weather going to be like in X" -> "What will the
+    weather be like in X". Case and a missing question mark are kept."""
+    sentence = masked[start:end]
+    q = "?" if sentence.endswith("?") else ""
+    body = sentence[:-1] if q else sentence
+    m = _UNTIL_RE.match(body)
+    if m and not _has_verbish(m.group("np")) and m.group("verb").lower() not in _VERBISH:
+        when = "When" if body[0].isupper() else "when"
+        new = f"{when} will {m.group('np')} {base_form(m.group('verb'))}{m.group('rest')}{q}"
+        return [("question:direct", [(start, end, new)])]
+    m = _GOING_TO_RE.match(body)
+    if m and not _has_verbish(m.group("np")):
+        new = f"{m.group('wh')} will {m.group('np')} {m.group('rest')}{q}"
+        return [("question:direct", [(start, end, new)])]
+    return []
+
+
 _NOT_TO = frozenset("be have need know think feel want".split())
 _WH = r"(?P<wh>[Ww]hat time|[Ww]here|[Ww]hen|[Ww]ho|[Ww]hat|[Hh]ow long|[Hh]ow often|[Hh]ow much)"
-_NP = r"(?P<np>(?:the|my|our|your|his|her|their|this|that|these|those)(?: [\w\ue000-\uf8ff'-]+){1,4}|[a-z]+s)"
+_NP = (
+    r"(?P<np>(?:the|my|our|your|his|her|their|this|that|these|those)(?: [\w\ue000-\uf8ff'-]+){1,4}|[a-z]+s"
+    r"|\ue000[^\ue001]*\ue001)"
+)
 _WH_BE_RE = re.compile(_WH + r" (?P<aux>is|are|was|were) " + _NP + r"(?P<rest>)$")
 _WH_WILL_RE = re.compile(
     _WH
@@ -345,18 +482,32 @@ _WH_DO_RE = re.compile(
     _WH + r" (?P<aux>do) " + r"(?P<np>(?:the|my|our|your|their) [a-z]+|[a-z]+s)" + r"(?P<rest> [a-z]+\b.*)$"
 )
 _YES_NO_RE = re.compile(
-    r"(?P<aux>[Ii]s|[Aa]re) " + _NP.replace("{1,4}", "{1,5}?") + r" (?P<pred>(?:still |currently |now )?"
-    r"(?:open|available|free|ready|closed|included|valid|working|running|done)\b.*)$"
+    r"(?P<aux>[Ii]s|[Aa]re) "
+    + _NP.replace("{1,4}", "{1,5}?").replace("|[a-z]+s", "|[a-z]+s|that|this|it")
+    + r" (?P<pred>(?:still |currently |now |really )?"
+    r"(?:open|available|free|ready|closed|included|valid|working|running|done|allowed|possible|"
+    r"refundable|covered|required|necessary|normal|legal|correct|right)\b.*)$"
 )
+_MODAL_YES_NO_RE = re.compile(
+    r"(?P<aux>[Cc]an|[Cc]ould|[Ww]ill|[Ss]hould) "
+    + _NP.replace("(?P<np>", "(?P<np>those|these|they|it|this|that|").replace("{1,4}", "{1,5}?")
+    + r" (?P<pred>be [a-z]+(?:ed|en|id|wn|lt)\b.*)$"
+)
+"""A yes/no question in the passive ("Can those be refunded", "Will my parcel be delivered
+on time"): asked indirectly as "whether those can be refunded"."""
 
 
-_THERE_RE = re.compile(r"(?P<aux>[Ii]s|[Aa]re) there (?P<rest>(?:a|an|any|some|no)\b.+)$")
+_THERE_RE = re.compile(
+    r"(?P<aux>[Ii]s|[Aa]re|[Hh]as|[Hh]ave|[Ww]ill) there (?P<been>(?:been|be) )?"
+    r"(?P<rest>(?:a|an|any|some|no)\b.+)$"
+)
 _WH_IT_RE = re.compile(
     _WH + r" (?P<aux>would|will|can|could|should|does) (?P<np>it|this|that|there)"
     r"(?P<adv> usually| normally| typically| generally)? (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
 )
 _WH_DOES_RE = re.compile(
-    _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) [a-z]+(?: [a-z]+){0,2}?)"
+    _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"(?: [a-z]+){0,2}?)"
     r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?"
     r"(?: (?:in|on|at|for|this|next) [^?]+)?)$"
 )
@@ -376,6 +527,27 @@ def third_person(verb: str) -> str:
 
 def _has_verbish(text: str) -> bool:
     return any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", text))
+
+
+_SOMEONE_RE = re.compile(
+    r"(?P<aux>[Cc]an|[Cc]ould) (?P<who>someone|somebody|anyone|anybody) (?P<rest>[a-z][^?]*)\?$"
+)
+_SOMEONE_LEADS = ("Could you get someone to ", "Is there someone who could ", "Could you have someone ")
+
+
+def _someone_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """ "Can someone X?" asks the helper to find a person: "Could you get someone to X?", "Is
+    there someone who could X?", "Could you have someone X?" (a whole question, mid-message
+    too; never on a run-on with a second subject)."""
+    m = _SOMEONE_RE.match(masked[start:end])
+    if (
+        not m
+        or _NEW_CLAUSE_RE.search(m.group("rest"))
+        and not re.match(r"\w+ (?:it|them)\b", m.group("rest"))
+    ):
+        return []
+    lead = rng.choice(_SOMEONE_LEADS)
+    return [("framing:someone", [(start, end, f"{lead}{m.group('rest')}?")])]
 
 
 _FOR_ME_VERBS = frozenset(
@@ -463,8 +635,14 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
         ops.extend(question_ops(masked, a, b, rng))
+        ops.extend(_direct_question_ops(masked, a, b))
+        ops.extend(_someone_ops(masked, a, b, rng))
+        ops.extend(_can_i_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
-    ops.extend(phrase_ops(masked, _phrase_rules(), rng))
+    rules = _phrase_rules()
+    if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
+        rules = [r for r in rules if not r[0].get("formal")]
+    ops.extend(phrase_ops(masked, rules, rng))
     ops.extend(_structure_ops(masked, spans))
     return ops
 

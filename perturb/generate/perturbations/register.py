@@ -61,6 +61,7 @@ from perturb.generate.perturbations._context import (
 )
 from perturb.generate.perturbations._phrases import Rule, apply_edits, compile_rules, phrase_ops
 from perturb.generate.perturbations._text import (
+    capitalize_first,
     decapitalize_first,
     match_case,
     message_style,
@@ -368,6 +369,7 @@ def _body_ops(reg: str) -> list[tuple[str, Callable[[str, random.Random], str]]]
     if reg == "terse_us":
         ops.append(("contractions", lambda t, r: _contract(t)))
         ops.append(("terse_words", lambda t, r: _terse_words(t)))
+        ops.append(("texting", lambda t, r: _texting_tail(t) if message_style(t) == "lower" else t))
     elif reg == "formal_british":  # Indian English is not marked by expanding contractions
         ops.append(("expand_contractions", lambda t, r: _expand(t)))
     return ops
@@ -391,7 +393,119 @@ def _capital_keeper(ctx: TaskContext) -> Callable[[str], bool]:
     return keeps
 
 
-SURFACE = frozenset({"spelling", "contractions", "expand_contractions", "greeting", "closing"})
+_BARE_CONTRACTIONS = {
+    "cant": "can't",
+    "dont": "don't",
+    "doesnt": "doesn't",
+    "didnt": "didn't",
+    "wont": "won't",
+    "isnt": "isn't",
+    "arent": "aren't",
+    "wasnt": "wasn't",
+    "havent": "haven't",
+    "hasnt": "hasn't",
+    "im": "I'm",
+    "ive": "I've",
+    "whats": "what's",
+    "thats": "that's",
+    "theres": "there's",
+}
+"""Contractions typed without the apostrophe in a text message ("cant", "whats")."""
+_DROPPED_SUBJECT = {
+    "need": "I need",
+    "want": "I want",
+    "got": "I got",
+    "can't": "I can't",
+    "wanna": "I want to",
+    "gotta": "I have to",
+    "looking": "I'm looking",
+}
+"""A text message's first word when it drops its subject, with the subject put back."""
+_QUESTION_START = frozenset(
+    "can could would will do does did is are was were what what's when where why how who which have has "
+    "should any".split()
+)
+_CLAUSE_START_RE = re.compile(
+    r"\s+(?=(?:can i|could i|can you|could you|do you|is there|are there|is it|i need|i want|"
+    r"i'm|i have|i've|why|(?:the|my|our) [a-z]+(?: [a-z]+)? (?:is|are|was|were)\b|"
+    r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b))",
+    re.I,
+)
+"""Where a lower-case run-on starts its next sentence ("... in madrid can i appeal it", "...
+my card i lost it"; not a relative clause: "the one i want to return")."""
+
+
+def full_sentences(masked: str) -> str:
+    """A lower-case, unpunctuated text message written out as full sentences: the subject
+    put back ("need a van" -> "I need a van"), "i" and bare contractions fixed ("cant" ->
+    "can't"), a run-on cut where a new clause asks or states ("... in madrid. Can I appeal
+    it?", "... this month. Why?"), capitals and final punctuation ("?" on questions).
+    Protected values keep their case."""
+    text = re.sub(
+        r"(?<![\w'])([a-z]+)(?![\w'])",
+        lambda m: _BARE_CONTRACTIONS.get(m.group(1), m.group(1)),
+        masked,
+    )
+    text = re.sub(r"(?<![\w'])i(?=$|[\s'])", "I", text)
+    greeting = re.match(r"(?:hi|hey|hello)(?: there)?\b,?\s*", text)
+    lead = ""
+    if greeting:  # "hi can i get ..." -> "Hi, can I get ..."
+        lead = capitalize_first(greeting.group().rstrip(", ")) + ", "
+        text = text[greeting.end() :]
+    first = re.match(r"([a-z']+)\b", text)
+    if first and first.group(1) in _DROPPED_SUBJECT:
+        text = _DROPPED_SUBJECT[first.group(1)] + text[first.end() :]
+    pieces: list[str] = []
+    start = 0
+    for m in _CLAUSE_START_RE.finditer(text):
+        if len(text[start : m.start()].split()) >= 3 and len(text[m.end() :].split()) >= 1:
+            pieces.append(text[start : m.start()])
+            start = m.end()
+    pieces.append(text[start:])
+    out = []
+    for piece in pieces:
+        piece = piece.strip()
+        word = re.match(r"[A-Za-z']+", piece)
+        ask = bool(word and word.group().lower() in _QUESTION_START)
+        if piece[-1:] not in ".!?":
+            piece += "?" if ask else "."
+        out.append(capitalize_first(piece))
+    if lead and out:
+        out[0] = lead + decapitalize_first(out[0])
+    return " ".join(out)
+
+
+def _command(masked: str) -> bool:
+    """A lower-case one-line order ("turn the volume up to 30", "can you set a timer"): what a
+    user says to a device or types as one command, not a message to write out in full."""
+    body = re.sub(r"^(?:please|pls|kindly|can you|could you|can u)\s+", "", masked, flags=re.I)
+    first = re.match(r"[a-z]+", body)
+    verbs = load_data("paraphrase")["action_verbs"]
+    return bool(first and first.group() in verbs) and len(sentence_spans(masked)) == 1
+
+
+def _texting_tail(masked: str) -> str:
+    """A text-message request gets "pls" at its end ("need a van for saturday pls"); a
+    complaint ("cant log in ... error X") gets "pls help"; a question gets neither."""
+    if re.search(r"\b(?:pls|please|plz|thx|thanks)\b", masked, re.I):
+        return masked
+    first = re.match(r"[a-z']+", masked)
+    if not first:
+        return masked
+    word = first.group()
+    if word in _QUESTION_START or _CLAUSE_START_RE.search(masked) or masked.rstrip().endswith("?"):
+        return masked
+    verbs = set(load_data("paraphrase")["action_verbs"])
+    if word in verbs or word in ("need", "want", "wanna", "gotta", "looking"):
+        return masked.rstrip() + " pls"
+    if re.search(r"\b(?:cant|can't|wont|won't|doesnt|doesn't|not|error|broken|keeps)\b", masked):
+        return masked.rstrip() + " pls help"
+    return masked
+
+
+SURFACE = frozenset(
+    {"spelling", "contractions", "expand_contractions", "greeting", "closing", "full_sentences"}
+)
 """Changes that may accompany a register shift but never make one alone."""
 
 
@@ -424,12 +538,25 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     style = message_style(ctx.masked)
-    if reg == "formal_british" and style == "lower":
-        return None  # a formal letter never starts in lower case without punctuation
+    start = ctx.masked
+    written: list[str] = []
+    if style == "lower" and reg != "terse_us":
+        if _command(ctx.masked):
+            # "turn the volume up to 30" is said to a device: no "Might I ask you to ..." and
+            # no letter; a casual opener in its own lower case is the register change
+            if reg == "formal_british":
+                return None
+        else:
+            # a text message in another register: the same words written out as full
+            # sentences ("need a van for saturday" -> "I need a van for saturday."), then the
+            # register's own opener or question (a formal letter never starts in lower case)
+            start = full_sentences(ctx.masked)
+            written = ["full_sentences"]
+            style = "written"
     locale = _LOCALE[reg]
-    spelled = spell(ctx.masked, locale)
+    spelled = spell(start, locale)
     masked = vocabulary(spelled, locale)
-    changes = ["spelling"] if spelled != ctx.masked else []
+    changes = written + (["spelling"] if spelled != start else [])
     if masked != spelled:
         changes.append("vocabulary")
 
@@ -451,9 +578,12 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             changes.append(name)
             formal = formal or name.startswith("phrase:")
             current = masked_change_share(ctx, masked)
-    if not set(changes) - SURFACE - _minor_phrases(reg):
+    # a text message that only became full sentences is a register shift once it is also
+    # framed as a letter ("Hello, my gas bill went up ... Why? Thanks and regards.")
+    letter = "full_sentences" in changes and not set(changes) - SURFACE - _minor_phrases(reg)
+    if not set(changes) - SURFACE - _minor_phrases(reg) and not letter:
         return None
-    # 2. a greeting and a closing only to reach the level
+    # 2. a greeting and a closing only to reach the level (or to make a letter)
     frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
         ("closing", lambda t, r: _closing(t, reg, r)),
@@ -462,13 +592,15 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     if style != "written":
         frame = []  # no "Dear team," before a voice command or a lower-case one-liner
     for name, op in frame:
-        if current >= level:
+        if current >= level and not (letter and not {"greeting", "closing"} & set(changes)):
             break
         new = op(masked, rng)
         if new != masked:
             masked = new
             changes.append(name)
             current = masked_change_share(ctx, masked)
+    if letter and not {"greeting", "closing"} & set(changes):
+        return None
     return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
 
 

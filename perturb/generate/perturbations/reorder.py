@@ -2,9 +2,14 @@
 
 The masked prompt is split into constraint segments at three depths:
 
-* sentences -- a sentence that refers back ("It", "this", "the same", "they", ... anywhere in
-  it, or opening with "Also"/"But"/...) stays glued to the one before, so a back-reference
-  never moves before what it refers to;
+* sentences -- a sentence that refers back ("It", "this", "the same", "they", "he's", ...
+  anywhere in it, or opening with "Also"/"But"/...) stays glued to the one before, so a
+  back-reference never moves before what it refers to. Only three kinds of sentence move at
+  all: a value statement ("My customer number is 55123.") goes anywhere; a self-contained
+  first-person fact with a value ("I paid $20 with Visa on Tuesday.") moves in front of the
+  sentences before it; a first-person remark without a value that is not the first sentence
+  ("I've attached a photo.") moves behind the ones after it. A question, a request, a state
+  or a story sentence keeps its order: read out of order, it leans on what it followed;
 * a sentence's comma/semicolon clauses -- a head clause plus constraint clauses such as
   "economy class", "under £300"; clauses opening with "which", "but", "so", ... or holding a
   back-reference stay glued; a sentence opening with "If"/"When"/... is not split; a clause
@@ -14,7 +19,10 @@ The masked prompt is split into constraint segments at three depths:
   Friday", "for 5 people", "at 7pm", "in Lyon", "this weekend") is a unit that moves whole
   among the clause's other such phrases ("book a table on 1/20 for 5 people" -> "book a table
   for 5 people on 1/20"); "from X to Y" and "between X and Y" are one phrase; a phrase without
-  a value stays glued to what precedes it.
+  a value stays glued to what precedes it, as does a place after a noun a preposition opened
+  ("from Gate 12 at Lisbon airport"). Only time phrases pass other phrases; the last one may
+  open the sentence when the head is one verb and its object and the verb does not arrange
+  something ("At 6 pm, call my sister"; never "On Friday, book ...").
 
 Where order carries meaning ("first ... then", "after that", "finally", numbered steps, ...)
 the task is skipped and the reason recorded.
@@ -23,7 +31,8 @@ the task is skipped and the reason recorded.
 prompt's words, each word carrying the index of its canonical segment (discordant word pairs
 ÷ W(W-1)/2, W = words in segments; 0 = same order, 1 = reversed). Moving a short phrase past
 another in a long message is a small ε; swapping the halves of a message is about 0.5. The
-generator draws orders with few or many moves and keeps the one nearest the requested level.
+generator draws orders with few or many moves and keeps the one nearest the requested level,
+between min(0.2, level/2 - 0.05) and ``epsilon_ceiling(level)``.
 Measured on the finished text by splitting it the same way and matching each segment to its
 canonical segment.
 """
@@ -228,6 +237,9 @@ _TIME_WORDS = frozenset(
         "hour",
         "hours",
         "minutes",
+        "weeks",
+        "months",
+        "years",
         "days",
         "day",
     }
@@ -280,6 +292,13 @@ class Clause:
     """The last phrase states a time or date and may open the sentence ("On Wednesday, book
     me ..."): set for the first clause of a sentence that is not a question."""
 
+    timed: list[bool] = field(default_factory=list)
+    """Per phrase: it states a time or date. Only these move past the others: a place or
+    "for/from/with" phrase keeps its order among the others, so that it never lands after a
+    noun it would attach to ("a cake for 12 people from Rosa")."""
+    head_timed: bool = False
+    """The head holds a time or date ("on Friday" as a comma clause)."""
+
     def parts(self) -> list[str]:
         return [self.head, *self.phrases]
 
@@ -297,6 +316,20 @@ class Unit:
     after: str = ""
     """Sentences glued to the first one because they refer back to it ("It still hasn't
     arrived."): they follow it wherever it goes; only the first sentence is split."""
+    free: bool = False
+    """A short statement of a value ("My member number is 448190.", "The reference is
+    PR-448211."): it may go anywhere among the sentences."""
+    later: bool = False
+    """A self-contained first-person remark without a value that is not the first sentence
+    ("I've attached photos.", "I'm having knee surgery and can't train."): it may move behind
+    the sentences after it. The first sentence and a sentence with a value set the scene that
+    a question after them leans on ("I'm starting parental leave on 2 September. Who do I send
+    the form to?"), so they never move behind it."""
+    earlier: bool = False
+    """A self-contained first-person statement of a fact with a value ("I paid $312 with
+    PayPal on Monday."): it may move in front of the sentences before it. No other sentence
+    moves: a question, a request, a reason or a state read out of order depends on what came
+    before it ("Is Sofia available?", "I can't drive a manual.", "I'm free on Thursdays")."""
 
     def size(self) -> int:
         """Segments of the unit: each clause's head and phrases, and the glued sentences."""
@@ -344,7 +377,7 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         i
         for i in range(max(1, begin), len(tokens))
         if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
-        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i))
+        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
     ]
     if not starts:
         return Clause(clause, [], tail)
@@ -355,7 +388,12 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         groups.append(tokens[st:end])
     phrases: list[list[str]] = []
     for g in groups:
-        if not _valued(g) or _BACK_REFERENCE_RE.search(" ".join(g)):
+        before = phrases[-1] if phrases else head_tokens
+        if (
+            not _valued(g)
+            or _BACK_REFERENCE_RE.search(" ".join(g))
+            or _attached(before, g, timeish, bool(phrases))
+        ):
             if phrases:
                 phrases[-1] += g
             else:
@@ -369,6 +407,42 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         last, timeish
     )
     return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
+
+
+_PLACE_OPENERS = frozenset({"in", "at", "near"})
+_ATTACHING_PREPOSITIONS = frozenset("for from to into of with at in on near".split())
+_DETERMINERS = frozenset("the my our your his her their this that".split())
+
+
+def _attached(before: list[str], group: list[str], timeish: frozenset[str], after_phrase: bool) -> bool:
+    """True when ``group`` modifies the noun just before it and must not move away from it:
+
+    * a place ("in/at/near X", no time in it) after a noun that a preposition opened ("from
+      Gate 12 at Lisbon airport", "tickets for the concert in Manchester", "a call with Ann in
+      Leeds"); after "for" only when a determiner follows ("for the/my ..."), since "for a 23
+      year old driver in Ohio" states the place of the whole request;
+    * a clock time after a day opened by "for" ("for Thursday at 4 pm"): "at 4 pm for Thursday"
+      is no one's wording."""
+    first = _plain(group[0])
+    timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in group)
+    before_timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in before)
+    if first in _PLACE_OPENERS and not timed and not (after_phrase and before_timed):
+        for k in range(len(before) - 1, -1, -1):
+            low = _plain(before[k])
+            if low in _ATTACHING_PREPOSITIONS:
+                nxt = before[k + 1] if k + 1 < len(before) else ""
+                if low == "for":
+                    return _plain(nxt) in _DETERMINERS
+                if low == "to":  # "to Gate 12", "to the hotel"; not "to ship a parcel"
+                    return nxt.startswith("\ue000") or nxt[:1].isupper() or _plain(nxt) in _DETERMINERS
+                return True
+        return False
+    if first == "at" and timed and after_phrase and len(before) > 1 and _plain(before[0]) == "for":
+        rest = [t.rstrip(".,!?") for t in before[1:]]
+        return any(t in timeish or _plain(t) in _TIME_WORDS for t in rest) and all(
+            t in timeish or _plain(t) in _TIME_WORDS or _plain(t) in ("the", "next", "this") for t in rest
+        )
+    return False
 
 
 _CONJUNCTIONS = frozenset(
@@ -391,12 +465,19 @@ def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
     return has_time
 
 
-def _opens_bare(tokens: list[str], i: int) -> bool:
+def _has_time(tokens: list[str], timeish: frozenset[str]) -> bool:
+    return any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in tokens)
+
+
+def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()) -> bool:
     """A time value with no preposition of its own ("... pedicure tomorrow afternoon for 2")
     opens a phrase; after "to", "and", a preposition or another value it belongs to what
     precedes ("from June 14 to June 18")."""
     prev = tokens[i - 1]
     low = _plain(prev)
+    if prev.startswith("\ue000") and prev.rstrip(".,!?") not in timeish and i > 1:
+        # "stolen in Barcelona last week": a time right after a place value
+        return _plain(tokens[i - 2]) in _PHRASE_START
     if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
         return False
     # "the 6:30 pm spin class": a value inside a noun phrase, not a phrase of its own
@@ -408,6 +489,15 @@ _NOT_BEFORE_BARE = frozenset(
     "to and or through the a an my your our their this that since of with about into onto via per "
     "than as like past around till until for".split()
 )
+
+
+_TIME_STARTS = frozenset({"this", "next", "last", "every", "tomorrow", "tonight", "today"})
+_ING_NOUNS = frozenset(
+    "morning mornings evening evenings thing things something anything nothing everything king ring "
+    "spring string building wedding meeting parking booking ceiling clothing housing "
+    "ed bed red shed".split()
+)
+"""Words ending in -ing/-ed that are not verb forms ("saturday morning under $90")."""
 
 
 def _between(tokens: list[str], i: int) -> bool:
@@ -422,13 +512,16 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
         # "by Queen", "by card", "starting on 15 January" belong to the word before
         nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
-        return not (nxt in timeish or _plain(nxt) in _TIME_WORDS)
+        return not (nxt in timeish or _plain(nxt) in _TIME_WORDS or _plain(nxt) in _TIME_STARTS)
     if low in ("this", "next", "last", "every"):
         if i + 1 >= len(tokens):
             return True
+        before = _plain(tokens[i - 1]) if i > 0 else ""
+        if before in _PHRASE_START and before not in _TIME_WORDS and before not in _TIME_STARTS:
+            return True  # "from next Monday": one phrase
         return not (_plain(tokens[i + 1]) in _TIME_WORDS or tokens[i + 1].startswith("\ue000"))
     prev = _plain(tokens[i - 1]) if i > 0 else ""
-    if re.search(r"(?:ing|ed)$", prev) and prev not in _PHRASE_START:
+    if re.search(r"(?:ing|ed)$", prev) and prev not in _PHRASE_START and prev not in _ING_NOUNS:
         return True  # "starting on 15 January", "booked for Friday": the phrase belongs to the verb
     return prev in _PHRASE_START and prev not in ("tomorrow", "tonight", "today")
 
@@ -450,6 +543,7 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
             or part.lower().strip(" !.") in _BARE
             or bool(_BACK_REFERENCE_RE.search(part))
             or bool(_APPOSITIVE_RE.fullmatch(part))
+            or _labelled_value(part)
         )
         if clauses and glue and not part.lower().startswith("and "):
             clauses[-1] += ", " + part
@@ -466,6 +560,9 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
         else:
             merged.append(c)
     clause_list = [split_phrases(c, timeish) for c in merged]
+    for clause in clause_list:
+        clause.timed = [_has_time(_TOKEN_RE.findall(p), timeish) for p in clause.phrases]
+        clause.head_timed = _has_time(_TOKEN_RE.findall(clause.head), timeish)
     request = re.match(r"\W*(?:can|could|would|will)\s+you\b", body, re.I) is not None
     question = (end.startswith("?") or _first_word(body) in _QUESTION_WORDS) and not request
     for later in clause_list[1:]:
@@ -497,12 +594,66 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
             if any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in _TOKEN_RE.findall(p))
         ]
         first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
+    if first.frontable and not (question and _first_word(body) in _WH_FRONT):
+        first.frontable = _one_verb_head(first)
     return Unit(clause_list, end, and_last, len(merged) > 1)
 
 
 _WH_FRONT = frozenset("what when where which how who".split())
 _SUBJECTS = frozenset("i i'm i'd i'll i've we we're we'd we'll we've my our".split())
 _ORDER_OPENERS = frozenset("on at this next tomorrow tonight today every from starting".split())
+
+
+_HEAD_BLOCKERS = frozenset(
+    "with for from into about after before since until in on at by need needs want wants "
+    "like would d 'd going trying planning hoping supposed able have has had".split()
+)
+"""Words that give a clause's head a second verb or a noun of its own that a fronted time could
+belong to: "I need to cancel my appointment on 9 June" (the appointment is on 9 June, not the
+need), "I booked an SUV with pickup on 3 May", "chairs arrived broken after the move on 5 May"."""
+
+
+_ARRANGING_VERBS = frozenset(
+    "book booked booking reserve reserved schedule scheduled arrange arranged order ordered buy "
+    "bought get got getting request requested cancel cancelled canceled move moved reschedule "
+    "rescheduled change changed renew renewed register registered enrol enroll hire hired rent "
+    "rented plan planned organise organize pre-order preorder".split()
+)
+"""Verbs that arrange something for a time: the time belongs to what is arranged ("book me
+into the spin class on Wednesday"), and fronted it reads as the time of the arranging ("On
+Wednesday, book me ..."), so a clause with one of them never opens with its time."""
+
+
+_REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
+
+
+def _one_verb_head(clause: Clause) -> bool:
+    """True when the clause's time phrase can open the sentence without attaching to another
+    verb or noun: the head before the phrases is one verb and its object (at most seven words,
+    no infinitive, modal "need/want/like", preposition or auxiliary, no verb that arranges
+    something), with at most one other phrase, which does not open with "to", "with", "of",
+    "from", "into" or "for the/my ..."."""
+    tokens = _TOKEN_RE.findall(_REQUEST_OPENER_RE.sub("", clause.head))
+    if len(tokens) > 7 or len(clause.phrases) > 2:
+        return False
+    if any(_plain(t) in _HEAD_BLOCKERS or _plain(t).endswith(("'d", "’d")) for t in tokens):
+        return False
+    if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
+        return False
+    for k, t in enumerate(tokens):  # "to Glasgow", "to the green tariff"; not "to call the dentist"
+        nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
+        if _plain(t) == "to" and not (
+            nxt.startswith("\ue000") or nxt[:1].isupper() or _plain(nxt) in _DETERMINERS
+        ):
+            return False
+    for p in clause.phrases[:-1]:  # "for the festival on 5 June": the day may be the festival's
+        tokens = _TOKEN_RE.findall(p)
+        first = _plain(tokens[0])
+        if first in ("to", "with", "of", "from", "into") or (
+            first == "for" and len(tokens) > 1 and _plain(tokens[1]) in _DETERMINERS
+        ):
+            return False
+    return True
 
 
 def _front_phrase(phrase: str, timeish: frozenset[str]) -> bool:
@@ -517,6 +668,20 @@ def _front_phrase(phrase: str, timeish: frozenset[str]) -> bool:
 _APPOSITIVE_RE = re.compile(r"\s*(?:[\ue000-\uf8ff]+|[A-Z][\w'’-]*(?:\s+[A-Z][\w'’-]*)?)\s*")
 """A clause that is only a name or a protected value ("my mum, Maria, from ..."): an
 appositive, glued to the clause before it."""
+_LABELLED_VALUE_RE = re.compile(r"\s*([a-z][\w'’-]*)(?:\s+[a-z][\w'’-]*)?\s+[\ue000-\uf8ff]+\s*", re.I)
+
+
+def _labelled_value(part: str) -> bool:
+    """A clause that is a label and a value ("postcode NW1 6XE", "reservation RX-55120",
+    "order number 4471"): it names what the clause before it holds and stays beside it.
+    A preposition ("under £300", "on Friday") is not a label."""
+    m = _LABELLED_VALUE_RE.fullmatch(part)
+    if not m:
+        return False
+    first = m.group(1).lower()
+    return first not in _FRONTABLE and first not in _PHRASE_START and first not in _GLUE_CLAUSE
+
+
 _QUESTION_WORDS = frozenset(
     "what whats what's when where which who why how is are was were do does did can could "
     "would will should shall may might have has am".split()
@@ -553,7 +718,7 @@ def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
     groups: list[list[str]] = []
     for a, b in sentence_spans(masked):
         s = masked[a:b]
-        if groups and _first_word(s) in _GLUE_SENTENCE:
+        if groups and re.split(r"['’]", _first_word(s))[0] in _GLUE_SENTENCE:  # "He's 9"
             groups[-1].append(s)
         else:
             groups.append([s])
@@ -563,7 +728,19 @@ def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
-        unit.refers_back = k > 0 and bool(_BACK_REFERENCE_RE.search(" ".join(group)))
+        text = " ".join(group)
+        unit.refers_back = k > 0 and bool(
+            _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
+        )
+        unit.free = not unit.after and not unit.refers_back and _value_statement(group[0])
+        unit.earlier = k > 0 and not unit.free and not unit.refers_back and _fact_statement(text, unit.end)
+        unit.later = (
+            0 < k < len(groups) - 1
+            and not _valued(_TOKEN_RE.findall(text))
+            and not unit.free
+            and not unit.refers_back
+            and _fact_statement(text, unit.end, valued=False)
+        )
         units.append(unit)
     return units
 
@@ -711,47 +888,126 @@ def _weights(segments: list[str]) -> list[int]:
     return [max(1, len(_WORD_OR_SENTINEL_RE.findall(s))) for s in segments]
 
 
-def _draw(units: list[Unit], rng: random.Random) -> Order:
+def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order:
     """A random order: each depth is shuffled with its own probability, so draws range from
     one small move to a full shuffle."""
     order = _identity(units)
     p_units, p_clauses, p_phrases = rng.random(), rng.random(), rng.random()
-    if len(units) > 1 and rng.random() < p_units:
+    free = [i for i, u in enumerate(units) if u.free or u.earlier or u.later]
+    if free and len(units) > 1 and rng.random() < p_units:
+        n = len(units)
         for _ in range(6):
-            new = list(range(len(units)))
-            if rng.random() < 0.5:  # move one unit
-                i, j = rng.sample(range(len(units)), 2)
-                new.insert(j, new.pop(i))
-            else:
-                rng.shuffle(new)
+            # the other sentences keep their order (each sorts at its own index); a value
+            # statement goes anywhere, a fact in front of its place, a remark behind it
+            chosen = set(free) if rng.random() < 0.5 else {rng.choice(free)}
+            keys = [float(i) for i in range(n)]
+            for i in chosen:
+                lo = -0.5 if units[i].free or units[i].earlier else float(i)
+                hi = n - 0.5 if units[i].free or units[i].later else float(i)
+                keys[i] = rng.uniform(lo, hi)
+            new = sorted(range(n), key=keys.__getitem__)
             if _keeps_references(units, new):
                 order.units = new
                 break
     for ui, unit in enumerate(units):
         if unit.splittable and len(unit.clauses) > 1 and rng.random() < p_clauses:
             order.clauses[ui] = _clause_order(unit, rng)
-        if unit.clauses[0].frontable and order.clauses[ui][0] == 0 and rng.random() < p_phrases * 0.5:
+        if (
+            fronting
+            and unit.clauses[0].frontable
+            and order.clauses[ui][0] == 0
+            and rng.random() < p_phrases * 0.5
+        ):
             order.fronted.add(ui)  # never two openers ("On Friday, under £300, book ...")
         for ci, clause in enumerate(unit.clauses):
             if len(clause.phrases) > 1 and rng.random() < p_phrases:
+                new = list(range(len(clause.phrases)))
                 if rng.random() < 0.5:  # move one phrase
                     i, j = rng.sample(range(len(clause.phrases)), 2)
-                    order.phrases[ui][ci].insert(j, order.phrases[ui][ci].pop(i))
+                    new.insert(j, new.pop(i))
                 else:
-                    rng.shuffle(order.phrases[ui][ci])
+                    rng.shuffle(new)
+                fixed = [i for i in new if not clause.timed[i]]
+                if fixed == sorted(fixed):  # only time phrases pass the others
+                    order.phrases[ui][ci] = new
     return order
+
+
+_VALUE_STATEMENT_RE = re.compile(
+    r"(?:(?:my|our|the)\s+)?(?:[a-z][\w'’-]*\s+){0,2}[a-z][\w'’-]*\s+(?:is|are)\s+[^,;:]*[\ue000-\uf8ff][^,;:]*",
+    re.I,
+)
+_STATEMENT_STOP = frozenset(
+    "i we you he she it they this that these those but because so if when and or not".split()
+)
+
+
+def _value_statement(sentence: str) -> bool:
+    """A short sentence that only states a value: "My member number is 448190.", "Order
+    number is TK-300418.", "The account is under Kenji Sato." -- a subject of at most four
+    words (no pronoun), "is"/"are", a protected value; twelve words at most."""
+    body = re.sub(r"[.!]+[\"'”’)]*$", "", sentence.strip())
+    if not _VALUE_STATEMENT_RE.fullmatch(body) or len(_TOKEN_RE.findall(body)) > 12:
+        return False
+    return not any(_plain(t) in _STATEMENT_STOP for t in _TOKEN_RE.findall(body))
+
+
+_CONTEXT_WORDS = frozenset(
+    "still also too again instead either else another one ones other same such anymore yet "
+    "now already even".split()
+)
+"""Words that make a sentence lean on what was said before it."""
+_PRONOUN_CONTRACTION_RE = re.compile(
+    r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
+)
+_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our)\b", re.I)
+_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
+
+
+_FACT_STOP = frozenset("could would can will should might may must but because".split())
+"""A modal ("I could move in on ...") or a contrast ("... but I have to drop out") leans on
+the request before it."""
+
+
+def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
+    """A sentence that may move in front of the sentences before it: a first-person statement
+    ("I ...", "My ...", not "I'm/we're ..." -- a state explains the request) ending with a full
+    stop, without a modal or "but", holding a protected value or a time word, with no word
+    that leans on earlier text (a back-reference, "he's", "still", "also", "one", ...) and no
+    "the" except right before a value ("the 5th" is a value; "the bill" is something said
+    before). ``valued=False``: the same without the value and with "I'm/we're" allowed (a
+    remark that may move behind the sentences after it)."""
+    if not end.startswith("."):
+        return False
+    if not (_FIRST_PERSON_FACT_RE if valued else _FIRST_PERSON_RE).match(text):
+        return False
+    tokens = _TOKEN_RE.findall(text)
+    if valued and not _valued(tokens):
+        return False
+    if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    for k, tok in enumerate(tokens):
+        low = _plain(tok)
+        if low in _CONTEXT_WORDS or low in _FACT_STOP:
+            return False
+        if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
+            return False
+    return True
 
 
 def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     n = len(unit.clauses)
     tails = list(range(1, n))
     rng.shuffle(tails)
+    head = unit.clauses[0]
     front = [
         t
         for t in tails
         if _first_word(unit.clauses[t].head) in _FRONTABLE
         and unit.clauses[t].head[:1].isalpha()
         and len(_TOKEN_RE.findall(" ".join(unit.clauses[t].parts()))) <= 5
+        # a time opens the sentence only under the same rule as a time phrase
+        and (not (unit.clauses[t].head_timed or any(unit.clauses[t].timed)) or _one_verb_head(head))
         and rng.random() < 0.3
     ]
     return front + [0] + [t for t in tails if t not in front]
@@ -793,10 +1049,15 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         raise SkipGeneration(reason)
     head, unit_tuple, tail = _structure(ctx.masked, _timeish(list(ctx.spans)))
     units = list(unit_tuple)
+    body = _pinned(ctx.masked)[1]
+    # a greeting decides the style: "Hi, my card ..." is not a lower-case message
+    lower = (head.strip() or body)[:1].islower()
+    # a lower-case message keeps its style: no phrase opens it with a comma
+    fronting = not lower
     movable = (
-        len(units) > 1
+        any(u.free or u.earlier or u.later for u in units)
         or any(len(u.clauses) > 1 and u.splittable for u in units)
-        or any(len(c.phrases) > 1 or c.frontable for u in units for c in u.clauses)
+        or any(len(c.phrases) > 1 or (c.frontable and fronting) for u in units for c in u.clauses)
     )
     if not movable:
         raise SkipGeneration(
@@ -807,7 +1068,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     weights = _weights(_segments(units))
     found: dict[tuple[int, ...], tuple[float, int, Order]] = {}
     for k in range(40):
-        order = _draw(units, rng)
+        order = _draw(units, rng, fronting)
         flat = _flat(units, order)
         if order.fronted:  # the fronted phrase comes first in its unit
             flat = _front(units, order, flat)
@@ -828,15 +1089,21 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             f"every other order moves too much for level {level:g} (ε {smallest:.2f} > {top:.2f}); "
             "a higher level may have one"
         )
-    ranked = fitting
+    # and one that moves too little for the level is not offered either: a variant at level
+    # 0.5 or more moves at least a fifth of the word pairs (at 0.1, one short phrase may move)
+    floor = min(0.2, max(0.0, level / 2 - 0.05))
+    ranked = [r for r in fitting if weighted_kendall(list(r[0]), weights) >= floor - 1e-9]
+    if not ranked:
+        largest = max(weighted_kendall(list(r[0]), weights) for r in fitting)
+        raise SkipGeneration(
+            f"every other order moves too little for level {level:g} (ε {largest:.2f} < {floor:.2f}); "
+            "a lower level may have one"
+        )
     if len(ranked) <= index:
         raise SkipGeneration(
             f"only {len(ranked)} other order(s) of the constraint segments found "
             f"(variant index {index} asked)"
         )
-    body = _pinned(ctx.masked)[1]
-    # a greeting decides the style: "Hi, my card ..." is not a lower-case message
-    lower = (head.strip() or body)[:1].islower()
 
     def text_of(order: Order) -> str:
         rendered = _render(units, order, lower=lower)

@@ -100,9 +100,8 @@ class WorkerRecipe:
 
     def build(self) -> TrialRunner:
         """A runner equivalent to the driver's, in this process."""
-        from perturb.io.secrets import env_secrets, secret_values
         from perturb.run.agents import add_import_paths, load_agent
-        from perturb.run.scheduler import Counts, ToolLayer, TrialRunner
+        from perturb.run.scheduler import Counts, ToolLayer, TrialRunner, runner_secrets
         from perturb.run.tools import find_tools
 
         root = self.project_root()
@@ -124,23 +123,15 @@ class WorkerRecipe:
                     "Ray's working_dir, see docs/ray.md)"
                 )
             tools = ToolLayer(suite, self.fault_classes)
-        secrets = secret_values(
-            [*agent.secrets(), *(judge.secrets() if judge else []), *env_secrets(self.api_key_env)]
-        )
-        return TrialRunner(
+        return TrialRunner.from_recipe(
+            self,
             agent=agent,
             judge=judge,
-            run_id=self.run_id,
-            suite=self.suite,
-            shas=self.shas,
-            seed=self.seed,
-            temperature=self.temperature,
-            timeout=self.timeout,
-            concurrency=1,
-            secrets=secrets,
-            counts=Counts(),
-            fsync_interval=1.0,
             tools=tools,
+            secrets=runner_secrets(agent, judge, self.api_key_env),
+            counts=Counts(),
+            concurrency=1,
+            fsync_interval=1.0,
         )
 
     def _judge(self) -> Any:

@@ -1,0 +1,75 @@
+"""Round three of issue #14 for register: lower-case text messages get a register of their
+own (full sentences, or texting), "Why?" is asked politely (prompts written here)."""
+
+from __future__ import annotations
+
+from perturb.generate.perturbations._context import SkipGeneration
+from perturb.generate.perturbations.register import _texting_tail, full_sentences
+from tests.test_unseen_prompts import keyed, task
+
+
+def test_full_sentences_restore_subject_capitals_punctuation_and_cut_run_ons() -> None:
+    cases = {
+        "got a fine of 40 euros in rome can i appeal it": "I got a fine of 40 euros in rome. Can I appeal it?",
+        "do you stock paint i need about 3 tins": "Do you stock paint? I need about 3 tins.",
+        "cancel my order for friday the reference is AB12": "Cancel my order for friday. The reference is AB12.",
+        "hi can i get a haircut": "Hi, can I get a haircut?",
+        "my phone bill went up this month why": "My phone bill went up this month. Why?",
+        "cant sign in since yesterday": "I can't sign in since yesterday.",
+        "whats the fee for a late return": "What's the fee for a late return?",
+    }
+    for text, want in cases.items():
+        assert full_sentences(text) == want
+
+
+def test_texting_register_ends_a_request_with_pls_and_a_complaint_with_pls_help() -> None:
+    assert _texting_tail("need a taxi at 6") == "need a taxi at 6 pls"
+    assert _texting_tail("book a table for two") == "book a table for two pls"
+    assert _texting_tail("cant sign in since yesterday") == "cant sign in since yesterday pls help"
+    # a question, or a message that already says please, is left alone
+    assert _texting_tail("is the gym open on sundays") == "is the gym open on sundays"
+    assert _texting_tail("pls book a table") == "pls book a table"
+    assert _texting_tail("got a fine can i appeal it") == "got a fine can i appeal it"
+
+
+def texts(prompt: str, slots: dict[str, str]) -> dict[tuple[float, int], str]:
+    out = {}
+    for level in (0.1, 0.5):
+        for index in (0, 1):
+            try:
+                out[(level, index)] = keyed(task(prompt, slots), "register", level, 0, index).text
+            except SkipGeneration:
+                continue
+    return out
+
+
+def test_a_lower_case_message_gets_two_different_registers() -> None:
+    got = texts("my router keeps dropping wifi since tuesday why", {"d": "tuesday"})
+    assert got == {
+        (0.1, 0): "My router keeps dropping wifi since tuesday. Could you please let me know why?",
+        (0.1, 1): "My router keeps dropping wifi since tuesday. Kindly tell me why.",
+        (
+            0.5,
+            0,
+        ): "Good afternoon, my router keeps dropping wifi since tuesday. Could you kindly tell me why?",
+        (0.5, 1): "Hi sir, my router keeps dropping wifi since tuesday. Please let me know why. "
+        "Hoping for a quick response.",
+    }
+
+
+def test_a_complaint_with_nothing_to_reword_becomes_a_framed_letter() -> None:
+    got = texts("cant open the app after the update", {})
+    assert got[(0.1, 0)] == "Hello, I cannot open the app after the update."
+    assert got[(0.1, 1)] == "I can't open the app after the update. Thanks and regards."
+
+
+def test_a_lower_case_question_is_asked_in_full() -> None:
+    got = texts("is the gym open on bank holidays", {})
+    assert got[(0.1, 0)] == "Could you please let me know whether the gym is open on bank holidays?"
+    assert got[(0.1, 1)] == "Kindly tell me whether the gym is open on bank holidays."
+
+
+def test_a_lower_case_command_stays_a_command() -> None:
+    got = set(texts("turn the hall light off at 11", {"t": "11"}).values())
+    assert got and all(t[0].islower() and not t.endswith(".") for t in got), got
+    assert not any(t.startswith(("might", "would you be so kind", "i would be grateful")) for t in got), got

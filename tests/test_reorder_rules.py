@@ -1,0 +1,158 @@
+"""Reorder, round three of issue #14: which sentences and phrases may move, with the exact
+texts every level and seed can give. The prompts are written for these tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from perturb.generate.core import rng_for
+from perturb.generate.perturbations import CLASSES, SkipGeneration, measure_epsilon, prepare
+from perturb.records import Task
+
+
+def _task(prompt: str, slots: dict[str, str]) -> Task:
+    return Task(id="t", prompt=prompt, expected="ok", grader="exact", slots=slots)  # type: ignore[arg-type]
+
+
+def _all_texts(task: Task, seeds: int = 8) -> set[str]:
+    out: set[str] = set()
+    for seed in range(seeds):
+        for level in (0.1, 0.3, 0.5):
+            for index in (0, 1):
+                try:
+                    v = CLASSES.get("reorder").generate(
+                        prepare(task), level, rng_for(seed, task.id, "reorder", level, index, 0), index
+                    )
+                except SkipGeneration:
+                    continue
+                out.add(v.text)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # a first-person fact with a value moves in front of the story before it
+        (
+            "The parcel never came. I paid $20 with Visa on Tuesday. Please refund me.",
+            {"amount": "$20", "day": "Tuesday"},
+            {"I paid $20 with Visa on Tuesday. The parcel never came. Please refund me."},
+        ),
+        # a value statement goes anywhere
+        (
+            "Please cancel my gym plan. My customer number is 55123.",
+            {"id": "55123"},
+            {"My customer number is 55123. Please cancel my gym plan."},
+        ),
+        # a remark without a value moves behind the question; the story stays first
+        (
+            "The heater broke on Sunday. I've attached a photo. Can you send someone?",
+            {"day": "Sunday"},
+            {
+                "On Sunday, the heater broke. Can you send someone? I've attached a photo.",
+                "On Sunday, the heater broke. I've attached a photo. Can you send someone?",
+                "The heater broke on Sunday. Can you send someone? I've attached a photo.",
+            },
+        ),
+        # the question never moves before the story it leans on; only the time opens it
+        (
+            "We're flying to Oslo on 4 May. Can we bring a dog?",
+            {"city": "Oslo", "date": "4 May"},
+            {"On 4 May, we're flying to Oslo. Can we bring a dog?"},
+        ),
+        # a time opens an order whose head is one verb and its object
+        ("Call my sister at 6 pm", {"time": "6 pm"}, {"At 6 pm, call my sister"}),
+        # ... but never after a verb that arranges something: only the phrases swap
+        (
+            "Book a table for 4 at 7pm tomorrow",
+            {"qty": "4", "time": "7pm", "day": "tomorrow"},
+            {"Book a table at 7pm tomorrow for 4"},
+        ),
+        # a place after "for the <noun>" is that noun's and moves with it; the date never
+        # opens the sentence after "for the ..." (it may be the festival's)
+        (
+            "Get me 2 seats for the Jazz Festival in Leeds on 5 June",
+            {"qty": "2", "event": "Jazz Festival", "city": "Leeds", "date": "5 June"},
+            {"Get me 2 seats on 5 June for the Jazz Festival in Leeds"},
+        ),
+        # only the time moves past the other phrases; "for Friday at 10 am" is one phrase
+        (
+            "Order a cake from Rosa for Friday at 10 am for 12 people",
+            {"name": "Rosa", "day": "Friday", "time": "10 am", "qty": "12 people"},
+            {
+                "Order a cake for Friday at 10 am from Rosa for 12 people",
+                "Order a cake from Rosa for 12 people for Friday at 10 am",
+            },
+        ),
+        # a time right after a place value is a phrase of its own; "the ..." leans on nothing
+        # here, and the value statement may also go last
+        (
+            "I lost my bag in Paris last week. My booking is under Anna Berg. Who should I contact?",
+            {"city": "Paris", "when": "last week", "name": "Anna Berg"},
+            {
+                "I lost my bag in Paris last week. Who should I contact? My booking is under Anna Berg.",
+                "I lost my bag last week in Paris. My booking is under Anna Berg. Who should I contact?",
+                "I lost my bag last week in Paris. Who should I contact? My booking is under Anna Berg.",
+                "My booking is under Anna Berg. I lost my bag in Paris last week. Who should I contact?",
+                "My booking is under Anna Berg. I lost my bag last week in Paris. Who should I contact?",
+            },
+        ),
+        # "from next Monday" is one phrase and may open a request to switch ("to the night
+        # shift" is a direction, not a second verb) ...
+        (
+            "Can you switch me to the night shift from next Monday?",
+            {"day": "next Monday"},
+            {"From next Monday, can you switch me to the night shift?"},
+        ),
+        # ... but not one to move something (the day may be the shift's)
+        ("Can you move me to the night shift from next Monday?", {"day": "next Monday"}, set()),
+        # a state keeps its place among the sentences; its own time may open it
+        (
+            "Is the sauna open? I'm free on Sundays.",
+            {"day": "Sundays"},
+            {"Is the sauna open? On Sundays, I'm free."},
+        ),
+    ],
+)
+def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots"),
+    [
+        # a lower-case message keeps its style: no "at 6 pm, ..." opener
+        ("call my sister at 6 pm", {"time": "6 pm"}),
+        # a modal head: the date may be the permit's, not the need's
+        ("I need to renew my permit on 3 July", {"date": "3 July"}),
+        # "He's" refers back: the sentence never opens the message, and nothing else may move
+        (
+            "My cat Tom is sick since Friday. He's 3 years old. Can a vet visit?",
+            {"name": "Tom", "day": "Friday", "age": "3 years old"},
+        ),
+        # a date clause never opens an order that arranges something
+        (
+            "Schedule a delivery to 9 Mill Road, postcode LS2 7EW, on Friday.",
+            {"addr": "9 Mill Road", "pc": "LS2 7EW", "day": "Friday"},
+        ),
+    ],
+)
+def test_reorder_refuses_doubtful_moves(prompt: str, slots: dict[str, str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == set()
+
+
+def test_reorder_epsilon_floor_keeps_small_moves_off_high_levels() -> None:
+    task = _task("Please water the plants in the back garden at 6 pm on weekdays", {"time": "6 pm"})
+    moved = "Please water the plants in the back garden on weekdays at 6 pm"
+    assert _all_texts(task) == {moved}
+    # 13 words; "on weekdays" (2 words) passes "at 6 pm" (3): 2 x 3 discordant pairs of
+    # 13 x 12 / 2 = 78
+    assert measure_epsilon(task, "reorder", moved) == pytest.approx(round(6 / 78, 4))
+    gen = CLASSES.get("reorder").generate
+    assert gen(prepare(task), 0.1, rng_for(0, "t", "reorder", 0.1, 0, 0), 0).text == moved
+    # the generator decides on the masked text, where the value "6 pm" is one word: 4 / 66
+    with pytest.raises(SkipGeneration) as info:  # floor at 0.3: 0.3 / 2 - 0.05 = 0.10
+        gen(prepare(task), 0.3, rng_for(0, "t", "reorder", 0.3, 0, 0), 0)
+    assert info.value.reason == (
+        "every other order moves too little for level 0.3 (ε 0.06 < 0.10); a lower level may have one"
+    )
