@@ -1323,3 +1323,22 @@ def test_self_correction_exact_outputs_on_small_prompts() -> None:
 
 def test_self_correction_short_code_digits_stay_real() -> None:
     assert {wrong_value("NW1 6XE", "id", random.Random(s)) for s in range(20)} == {"NW2 6XE"}  # never "NW0"
+
+
+def test_self_correction_inside_a_multi_word_slot_and_a_short_question() -> None:
+    # "to 19 Harbour Lane, Cork, oops, that's wrong, I meant 17 Harbour Lane, Cork" was a
+    # garbled comma chain: the wrong value stops at the comma that ends the corrected part
+    move = _task("I'm moving on 28 November to 17 Harbour Lane, Cork.", address="17 Harbour Lane, Cork")
+    for seed in range(20):
+        v = gen(move, "self_correction", 0.5, seed)
+        for c in v.details["corrections"]:
+            assert "," not in c["wrong"], v.text
+    # "Is Sophie, sorry, my mistake, I meant Sofia available?": a short phrase inside a question
+    ask = _task("My budget is around €300 for the trim. Is Sofia available?", who="Sofia")
+    for seed in range(20):
+        v = gen(ask, "self_correction", 0.5, seed)
+        assert v.details["phrasing"] in ("no", "i_mean", "no_wait"), v.text
+    # a thousands comma is not a list comma
+    cost = _task("It cost ¥8,500 and arrived broken.", cost="¥8,500")
+    for seed in range(20):
+        assert re.fullmatch(r"¥\d,\d00", gen(cost, "self_correction", 0.3, seed).details["wrong"])

@@ -83,6 +83,11 @@ repeats: "a family of five... actually make that a family of four")."""
 
 DASHED = frozenset({"dash_sorry", "scratch"})
 """Phrasings with a dash: not used in a sentence that already has one."""
+SHORT = frozenset({"no", "i_mean", "no_wait", "lower_i_mean", "lower_no_wait"})
+"""Phrasings short enough to sit inside a question between its verb and its subject."""
+_QUESTION_HEAD_RE = re.compile(
+    r"^\W*(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(?:\w+\s+)?$", re.I
+)
 _ARTICLE_RE = re.compile(r"(?<![\w'’])(a|an|the|my|our|your|his|her|their)\s+$", re.I)
 _HAS_DASH_RE = re.compile(r"[—–]|\s-\s")
 
@@ -165,7 +170,7 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
         avoid=ctx.protected,
     )
     if whole is not None or span.kind != "slot":
-        return whole
+        return None if whole is None else _cut_at_comma(whole, span.text)
     # a multi-word declared slot ("Thursday next week", "Toronto, Ontario"): correct a value
     # detected inside it and restate the whole slot ("Wednesday next week, I mean Thursday
     # next week")
@@ -185,8 +190,22 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
             avoid=ctx.protected,
         )
         if wrong is not None:
-            return span.text[: part.start] + wrong + span.text[part.end :]
+            # restated up to the comma that ends the part ("19 Harbour Lane, I mean 17 Harbour
+            # Lane, Cork", "Ottawa, I mean Toronto, Ontario"): the whole slot with its comma
+            # before a correction phrase reads as a garbled comma chain
+            return _cut_at_comma(span.text[: part.start] + wrong + span.text[part.end :], span.text)
     return None
+
+
+def _cut_at_comma(wrong: str, value: str) -> str:
+    """``wrong`` restated only up to the comma that ends the changed part when the rest is the
+    same as the value's ("19 Harbour Lane, I mean 17 Harbour Lane, Cork", "Ottawa, I mean
+    Toronto, Ontario"): the whole slot with its comma before a correction phrase reads as a
+    garbled comma chain."""
+    head, sep, tail = wrong.partition(", ")  # a list comma, never a thousands one ("8,500")
+    if sep and value.endswith(sep + tail) and head != value[: -len(sep + tail)]:
+        return head
+    return wrong
 
 
 _PART_KINDS = frozenset({"weekday", "month", "date", "time", "money", "number", "id", "place"})
@@ -278,6 +297,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             names = sorted(LOWER_PHRASINGS if lower else PHRASINGS)
             if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
                 names = [n for n in names if n not in DASHED]
+            if _QUESTION_HEAD_RE.search(_sentence_before(ctx, slots[i][1])):
+                # the subject of a short question ("Is Sofia available?"): a long phrase
+                # would split it, so only a short one
+                names = [n for n in names if n in SHORT]
             # a person does not correct themselves twice with the same words
             names = [n for n in names if n not in {p for _, _, p in plan}]
             plan.append((i, wrong, rng.choice(names)))
@@ -322,6 +345,13 @@ def _unprotected(ctx: TaskContext) -> str:
     """The prompt without its protected values (a name or a code keeps its capitals in an
     otherwise lower-case message)."""
     return re.sub("[\ue000-\uf8ff]", " ", ctx.masked)
+
+
+def _sentence_before(ctx: TaskContext, span: Span) -> str:
+    """The text of the span's sentence before the span."""
+    at = _masked_pos(ctx, span)
+    start = next((a for a, b in sentence_spans(ctx.masked) if a <= at < b), 0)
+    return ctx.masked[start:at]
 
 
 def _sentence_at(ctx: TaskContext, span: Span) -> str:
