@@ -16,7 +16,10 @@
 4. Power: the simulated share of runs the sound gate fails at the drop
    :func:`~perturb.report.intervals.min_detectable_drop` states. Target: about 0.80.
 
-    .venv/bin/python benchmarks/bench_gate_stats.py [--sims 400] [--seed 0]
+    .venv/bin/python benchmarks/bench_gate_stats.py [--sims 400] [--seed 0] [--b 1000] [--json PATH]
+
+``--json PATH`` writes the printed lines and every figure (benchmarks/results/gate_stats.json
+feeds docs/metrics.md through docs/gen_bench_tables.py).
 """
 
 from __future__ import annotations
@@ -30,8 +33,18 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 from perturb.report.intervals import MIN_TASKS, PromptCounts, min_detectable_drop, two_stage_bootstrap
 from perturb.report.metrics import benjamini_hochberg, fisher_greater_pvalue, pass_hat_k_array
+
+LINES: list[str] = []
+"""Every line printed, in order (the doc block is these lines)."""
+
+
+def say(line: str = "") -> None:
+    print(line)
+    LINES.append(line)
+
 
 K = 5
 CONFIGS = {
@@ -85,13 +98,12 @@ def task_only(cur: np.ndarray, ref: np.ndarray, rng: np.random.Generator, b: int
     return float(lo), float(hi)
 
 
-def coverage(sims: int, seed: int, b: int) -> None:
-    print("1. coverage of the true change by the 95% interval (minimum over 6 configurations)")
-    print(
-        f"   {sims} simulated runs per configuration and cell, B={b}; target >= 0.93 from {MIN_TASKS} tasks"
-    )
+def coverage(sims: int, seed: int, b: int) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    say("1. coverage of the true change by the 95% interval (minimum over 6 configurations)")
+    say(f"   {sims} simulated runs per configuration and cell, B={b}; target >= 0.93 from {MIN_TASKS} tasks")
     head = f"   {'tasks':>5} {'n':>3}  {'mean':>6} {'pass^5':>7}   {'task-only mean':>14} {'pass^5':>7}"
-    print(head + "   worst case")
+    say(head + "   worst case")
     for tasks in (1, 2, 3, 5, 10, 30):
         for n in (5, 20):
             worst = [1.0, 1.0, 1.0, 1.0]
@@ -120,7 +132,12 @@ def coverage(sims: int, seed: int, b: int) -> None:
                             where[i] = name
             flag = "" if tasks < MIN_TASKS or min(worst[:2]) >= 0.93 else "  BELOW TARGET"
             cells = f"{worst[0]:>6.3f} {worst[1]:>7.3f}   {worst[2]:>14.3f} {worst[3]:>7.3f}"
-            print(f"   {tasks:>5} {n:>3}  {cells}   mean: {where[0]}, pass^5: {where[1]}{flag}")
+            say(f"   {tasks:>5} {n:>3}  {cells}   mean: {where[0]}, pass^5: {where[1]}{flag}")
+            rows.append(
+                {"tasks": tasks, "n": n, "mean": worst[0], "pass^5": worst[1],
+                 "task_only_mean": worst[2], "task_only_pass^5": worst[3]}
+            )  # fmt: skip
+    return rows
 
 
 def agent_rates(rng: np.random.Generator, size: int) -> np.ndarray:
@@ -130,12 +147,11 @@ def agent_rates(rng: np.random.Generator, size: int) -> np.ndarray:
     )
 
 
-def false_alarms(sims: int, seed: int, b: int, tol: float = 0.05) -> None:
-    print()
-    print(f"2. false alarms on two runs of the same agent (tolerance {tol}, {sims} pairs per tier, B={b})")
-    print(
-        f"   {'tier':<6} {'default':>8} {'strict':>7}  {'strict, labels only':>20}  target (default) <= 0.05"
-    )
+def false_alarms(sims: int, seed: int, b: int, tol: float = 0.05) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    say()
+    say(f"2. false alarms on two runs of the same agent (tolerance {tol}, {sims} pairs per tier, B={b})")
+    say(f"   {'tier':<6} {'default':>8} {'strict':>7}  {'strict, labels only':>20}  target (default) <= 0.05")
     for tier, (classes, n, k) in TIERS.items():
         rng = np.random.default_rng([seed, n, len(classes)])
         sound = strict = labels = 0
@@ -155,13 +171,16 @@ def false_alarms(sims: int, seed: int, b: int, tol: float = 0.05) -> None:
             sound += fail_sound
             strict += fail_points or fail_labels
             labels += fail_labels
-        print(f"   {tier:<6} {sound / sims:>8.3f} {strict / sims:>7.3f}  {labels / sims:>20.3f}")
+        say(f"   {tier:<6} {sound / sims:>8.3f} {strict / sims:>7.3f}  {labels / sims:>20.3f}")
+        rows.append({"tier": tier, "default": sound / sims, "strict": strict / sims, "labels": labels / sims})
+    return rows
 
 
-def drift(sims: int, seed: int) -> None:
-    print()
-    print(f"3. meaning-drift flags with no drift: 30 variants, share of runs with any flag ({sims} runs)")
-    print(f"   {'n':>3}  {'BH q=0.05':>9}  {'uncorrected p<0.05':>18}  target <= 0.05")
+def drift(sims: int, seed: int) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    say()
+    say(f"3. meaning-drift flags with no drift: 30 variants, share of runs with any flag ({sims} runs)")
+    say(f"   {'n':>3}  {'BH q=0.05':>9}  {'uncorrected p<0.05':>18}  target <= 0.05")
     for n in (5, 20):
         rng = np.random.default_rng([seed, n, 30])
         bh = raw = 0
@@ -171,14 +190,17 @@ def drift(sims: int, seed: int) -> None:
             p = [fisher_greater_pvalue(n, int(a), n, int(z)) for a, z in zip(c1, c0, strict=True)]
             bh += any(benjamini_hochberg(p))
             raw += any(x < 0.05 for x in p)
-        print(f"   {n:>3}  {bh / sims:>9.3f}  {raw / sims:>18.3f}")
+        say(f"   {n:>3}  {bh / sims:>9.3f}  {raw / sims:>18.3f}")
+        rows.append({"n": n, "runs": sims, "bh": bh / sims, "uncorrected": raw / sims})
+    return rows
 
 
-def power(sims: int, seed: int, b: int) -> None:
-    print()
-    print(f"4. power of the sound gate at the stated drop ({sims} runs per design, B={b}); target about 0.80")
+def power(sims: int, seed: int, b: int) -> list[dict[str, object]]:
+    rows: list[dict[str, object]] = []
+    say()
+    say(f"4. power of the sound gate at the stated drop ({sims} runs per design, B={b}); target about 0.80")
     head = f"   {'n':>3} {'tasks':>5} {'k':>2} {'rate':>5} {'tol':>5}  {'stated drop':>11}"
-    print(f"{head}  {'simulated power':>15}")
+    say(f"{head}  {'simulated power':>15}")
     for n, tasks, k, rate, tol in (
         (5, 10, 1, 0.7, 0.05),
         (20, 10, 1, 0.7, 0.05),
@@ -198,7 +220,11 @@ def power(sims: int, seed: int, b: int) -> None:
                 arm(n, cc), arm(n, cb), np.ones(tasks), [k] if k > 1 else [], b=b, seed=[seed, s]
             )
             fails += bool(res.high[-1] < -tol)
-        print(f"   {n:>3} {tasks:>5} {k:>2} {rate:>5} {tol:>5}  {drop:>11.3f}  {fails / sims:>15.3f}")
+        say(f"   {n:>3} {tasks:>5} {k:>2} {rate:>5} {tol:>5}  {drop:>11.3f}  {fails / sims:>15.3f}")
+        rows.append(
+            {"n": n, "tasks": tasks, "k": k, "rate": rate, "tol": tol, "drop": drop, "power": fails / sims}
+        )
+    return rows
 
 
 def main() -> None:
@@ -206,13 +232,20 @@ def main() -> None:
     parser.add_argument("--sims", type=int, default=400, help="simulated runs per cell")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--b", type=int, default=1000, help="bootstrap resamples")
+    add_json_option(parser)
     args = parser.parse_args()
+    load_before = load_average()
     start = time.perf_counter()
-    coverage(args.sims, args.seed, args.b)
-    false_alarms(args.sims, args.seed, args.b)
-    drift(args.sims * 5, args.seed)
-    power(args.sims, args.seed, args.b)
-    print(f"\n(seed {args.seed}, {time.perf_counter() - start:.0f} s)")
+    figures: dict[str, object] = {"sims": args.sims, "seed": args.seed, "b": args.b}
+    figures["coverage"] = coverage(args.sims, args.seed, args.b)
+    figures["false_alarms"] = false_alarms(args.sims, args.seed, args.b)
+    figures["drift"] = drift(args.sims * 5, args.seed)
+    figures["power"] = power(args.sims, args.seed, args.b)
+    seconds = time.perf_counter() - start
+    say(f"\n(seed {args.seed}, {seconds:.0f} s)")
+    figures["seconds"] = round(seconds)
+    figures["output"] = LINES
+    write_results(args.json, figures, load_before)
 
 
 if __name__ == "__main__":

@@ -10,7 +10,10 @@
    finished line -- the most trials per second the driver can record (append, count, fsync).
 
     .venv/bin/python benchmarks/bench_ray.py [--trials 2000] [--concurrency 16] [--cpus N]
-        [--worker-niceness 0]
+        [--worker-niceness 0] [--json PATH]
+
+``--json PATH`` writes every figure (benchmarks/results/ray.json feeds the table in docs/ray.md
+through docs/gen_bench_tables.py).
 
 Ray starts its workers at nice 15 (its ``worker_niceness``): on a machine busy with other
 work they get less CPU than the local executor's process; ``--worker-niceness 0`` compares the
@@ -31,6 +34,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 from perturb.io.jsonl import Appender  # noqa: E402
 from perturb.run.core import RunOptions, run  # noqa: E402
 from perturb.run.scheduler import Counts, TrialRunner  # noqa: E402
@@ -141,8 +145,12 @@ def main() -> int:
         default=None,
         help="Ray's worker_niceness (Ray's default: 15, below every nice-0 process on the machine)",
     )
+    add_json_option(parser)
     args = parser.parse_args()
     import ray
+
+    load_before = load_average()
+    figures: dict[str, Any] = {"cpus_given": args.cpus, "concurrency": args.concurrency}
 
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if args.worker_niceness is not None:
@@ -159,6 +167,7 @@ def main() -> int:
             num_cpus=args.cpus, include_dashboard=False, log_to_driver=False, logging_level=logging.ERROR
         )
         startup = time.perf_counter() - started
+        figures["ray_init_s"] = startup
         print(f"ray.init (a local cluster of {args.cpus} CPUs): {startup:.2f} s")
 
         ideal_ms = LATENCY_S * 1000 / args.concurrency
@@ -168,6 +177,7 @@ def main() -> int:
             f"{entries}-trial and a {trials}-trial run):"
         )
         walls = {}
+        figures.update(trials=trials, entries=entries, latency_ms=LATENCY_S * 1000, ideal_ms=ideal_ms)
         for executor in ("local", "ray"):
             (small, small_cpu), (big, big_cpu) = (
                 timed_run(
@@ -184,6 +194,13 @@ def main() -> int:
             driver_cpu = (big_cpu - small_cpu) / (trials - entries)
             fixed = small - entries * per_trial
             walls[executor] = big
+            figures[executor] = {
+                "wall_s": big,
+                "fixed_s": fixed,
+                "per_trial_ms": per_trial * 1000,
+                "overhead_ms": per_trial * 1000 - ideal_ms,
+                "driver_cpu_ms": driver_cpu * 1000,
+            }
             print(
                 f"  {executor:5s} wall {big:.2f} s  fixed {fixed:.2f} s  "
                 f"per trial {per_trial * 1000:.3f} ms  overhead {per_trial * 1000 - ideal_ms:.3f} ms/trial  "
@@ -201,6 +218,11 @@ def main() -> int:
             f"{cpu_entries}-trial and a {cpu_entries * reps}-trial run):"
         )
         cpu_walls = {}
+        figures["cpu_bound"] = {
+            "trials": cpu_entries * reps,
+            "cpu_ms": per_trial_cpu * 1000,
+            "concurrency": args.cpus * 2,
+        }
         for executor in ("local", "ray"):
             (small, _), (big, _) = (
                 timed_run(
@@ -212,6 +234,7 @@ def main() -> int:
             cpu_walls[executor] = per_trial
             cpus = 1 if executor == "local" else args.cpus
             busy = per_trial_cpu / per_trial
+            figures["cpu_bound"][executor] = {"per_trial_ms": per_trial * 1000, "busy": busy, "cpus": cpus}
             print(
                 f"  {executor:5s} wall {big:.2f} s  per trial {per_trial * 1000:.1f} ms  CPUs kept busy "
                 f"{busy:.2f} of {cpus} ({busy / cpus * 100:.0f}%)"
@@ -222,7 +245,9 @@ def main() -> int:
         sample = (root / "s1-local" / "trials.jsonl").read_bytes().split(b"\n", 1)[0] + b"\n"
         rate = write_rate(sleepy, root / "write-rate.jsonl", sample, 100_000)
         print(f"driver write rate: {rate:,.0f} trials/s ({len(sample)}-byte lines, grouped fsync)")
+        figures["write_rate"] = {"per_s": rate, "lines": 100_000, "line_bytes": len(sample)}
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    write_results(args.json, figures, load_before)
     return 0
 
 

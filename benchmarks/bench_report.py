@@ -102,7 +102,8 @@ def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
 def report_child(run_dir: Path, out_dir: Path, b: int, workers: int | None) -> None:
     """Runs in the child: report + all formats; prints a JSON line of timings and peak RSS."""
     from perturb.report.aggregate import analyze
-    from perturb.report.core import RENDERERS, plan_outputs, write_outputs
+    from perturb.report.core import plan_outputs, write_outputs
+    from perturb.report.formats import FORMATS
     from perturb.report.results import MAX_WORKERS, read_run
 
     t0 = time.perf_counter()
@@ -125,7 +126,7 @@ def report_child(run_dir: Path, out_dir: Path, b: int, workers: int | None) -> N
                 "worker_mb": worker_mb,
                 "trials": analysis.n_trials,
                 "workers": (workers or min(MAX_WORKERS, os.cpu_count() or 1)) if worker_mb else 0,
-                "formats": len(RENDERERS),
+                "formats": len(FORMATS.names()),
                 "classes": len(analysis.classes),
             }
         )

@@ -13,11 +13,15 @@ in one run on one refused loopback port:
 
 Prints both and their ratio.
 
-    .venv/bin/python benchmarks/bench_unreachable.py
+    .venv/bin/python benchmarks/bench_unreachable.py [--json PATH]
+
+``--json PATH`` writes the figures (benchmarks/results/unreachable.json feeds docs/running.md
+through docs/gen_bench_tables.py).
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import socket
@@ -29,6 +33,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
+
+from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 
 
 def refused_port() -> int:
@@ -75,6 +81,10 @@ def per_trial_without_preflight(url: str) -> tuple[float, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_json_option(parser)
+    args = parser.parse_args()
+    load_before = load_average()
     url = f"http://127.0.0.1:{refused_port()}/v1"
     exe = Path(sys.executable).parent / "perturb"
     with tempfile.TemporaryDirectory() as tmp:
@@ -98,6 +108,8 @@ def main() -> None:
     print(f"  {done.stderr.strip()}")
     print(f"one trial without it: {per_trial:.2f} s ({attempts} attempts, backoff included)")
     print(f"ratio (one trial without / whole run with): {per_trial / wall:.0f}x")
+    figures = {"preflight_s": wall, "per_trial_s": per_trial, "attempts": attempts, "ratio": per_trial / wall}
+    write_results(args.json, figures, load_before)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ working when the package's internals move.
   python3 benchmarks/heldout_eval.py generate --tag before
   python3 benchmarks/heldout_eval.py show --tag before [--task bank-001] [--cls typo]
   python3 benchmarks/heldout_eval.py table --tag before [--json]
+  python3 benchmarks/heldout_eval.py targets --tag after      # issue #14's targets, with counts
 
 `--root DIR` (before the mode) measures another set laid out the same way, e.g. the
 development set: `python3 benchmarks/heldout_eval.py --root benchmarks/dev generate --tag dev`
@@ -254,6 +255,74 @@ def cmd_epsilon(args) -> None:
     print(epsilon_table(args.tag))
 
 
+TARGETS = {
+    # class: minimum share of tasks with a candidate (self_correction: of correctable tasks)
+    "paraphrase": 70.0,
+    "reorder": 60.0,
+    "distractor": 90.0,
+    "self_correction": 90.0,
+    "typo": 90.0,
+    "register": 90.0,
+}
+"""Issue #14's coverage targets, in percent; every class also needs natural ≥ 90 %,
+meaning ≥ 98 % and slots intact 100 % over its labelled candidates."""
+
+
+def _count(labels: list[dict], key: str) -> int:
+    return sum(1 for x in labels if x[key])
+
+
+def targets_table(tag: str) -> str:
+    """Issue #14's targets per class, with counts: natural, meaning and slots over the
+    labelled candidates, coverage over the set's tasks (self_correction: over the tasks in
+    ``correctable.json``), and which targets are met. Needs every candidate labelled."""
+    r = compute(tag)
+    if r["unlabelled"]:
+        sys.exit(f"error: {ROOT.name}/{tag}: {len(r['unlabelled'])} candidates have no label")
+    tasks = read_jsonl(TASKS)
+    slots = {t["id"]: list((t.get("slots") or {}).values()) for t in tasks}
+    cands = read_jsonl(ROOT / tag / "candidates.jsonl")
+    labels = {x["id"]: x for x in read_jsonl(ROOT / tag / "labels.jsonl")}
+    lines = [
+        "| class | natural | meaning | slots intact | coverage (target) | verdict |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for cls in CLASSES:
+        cc = [c for c in cands if c["perturbation"] == cls]
+        lab = [labels[c["id"]] for c in cc]
+        n = len(lab)
+        nat, mean = _count(lab, "natural"), _count(lab, "meaning")
+        intact = sum(1 for c in cc if all(v in c["text"] for v in slots[c["task_id"]]))
+        row = r["classes"][cls]
+        if cls == "self_correction" and "correctable_tasks" in row:
+            cov_n, cov_d = row["correctable_covered"], row["correctable_tasks"]
+            cov_what = "correctable tasks"
+        else:
+            cov_n, cov_d = r["tasks"] - row["tasks_no_variant"], r["tasks"]
+            cov_what = "tasks"
+        cov = pct(cov_n, cov_d) or 0.0
+        missed = []
+        if n == 0 or 100.0 * nat / n < 90.0:
+            missed.append("natural")
+        if n == 0 or 100.0 * mean / n < 98.0:
+            missed.append("meaning")
+        if intact != len(cc):
+            missed.append("slots")
+        if cov < TARGETS[cls]:
+            missed.append("coverage")
+        verdict = "met" if not missed else "**not met**: " + ", ".join(missed)
+        lines.append(
+            f"| {cls} | {fmt(pct(nat, n))} % ({nat}/{n}) | {fmt(pct(mean, n))} % ({mean}/{n}) | "
+            f"{fmt(pct(intact, len(cc)))} % ({intact}/{len(cc)}) | "
+            f"{fmt(cov)} % ({cov_n}/{cov_d} {cov_what}; ≥ {TARGETS[cls]:.0f} %) | {verdict} |"
+        )
+    return "\n".join(lines)
+
+
+def cmd_targets(args) -> None:
+    print(targets_table(args.tag))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--root", help="set directory (default: benchmarks/heldout)")
@@ -274,10 +343,18 @@ def main() -> None:
     t.add_argument("--json", action="store_true")
     e = sub.add_parser("epsilon", help="requested vs measured ε per class and level (no labels)")
     e.add_argument("--tag", required=True)
+    v = sub.add_parser("targets", help="issue #14's targets per class with counts (needs labels)")
+    v.add_argument("--tag", required=True)
     args = p.parse_args()
     if args.root:
         use_root(Path(args.root))
-    {"generate": cmd_generate, "show": cmd_show, "table": cmd_table, "epsilon": cmd_epsilon}[args.mode](args)
+    {
+        "generate": cmd_generate,
+        "show": cmd_show,
+        "table": cmd_table,
+        "epsilon": cmd_epsilon,
+        "targets": cmd_targets,
+    }[args.mode](args)
 
 
 if __name__ == "__main__":

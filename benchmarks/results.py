@@ -36,8 +36,8 @@ def load_average() -> list[float]:
 
 
 def write_results(path: Path | None, figures: dict[str, Any], load_before: list[float]) -> None:
-    """Write ``figures`` with the command that measured them, the UTC date, the CPU count and
-    the load average before and after (nothing when ``path`` is None)."""
+    """Write ``figures`` with the command that measured them, the UTC date, the CPU count, the
+    process's niceness and the load average before and after (nothing when ``path`` is None)."""
     if path is None:
         return
     record = {
@@ -45,6 +45,7 @@ def write_results(path: Path | None, figures: dict[str, Any], load_before: list[
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "cpus": os.cpu_count(),
         "python": platform.python_version(),
+        "niceness": os.nice(0),
         "load_before": load_before,
         "load_after": load_average(),
         "figures": figures,

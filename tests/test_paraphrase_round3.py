@@ -3,6 +3,10 @@ lower-case messages that drop their subject (prompts written here, not from any 
 
 from __future__ import annotations
 
+import random
+
+from perturb.generate.perturbations import paraphrase
+from perturb.generate.perturbations._phrases import phrase_ops
 from tests.test_unseen_prompts import task, texts
 
 
@@ -86,3 +90,42 @@ def test_a_closing_can_i_in_a_run_on_is_reworded_but_not_after_a_question_word()
 def test_under_a_name_is_not_below_a_name() -> None:
     assert not any("below" in t for t in variants("The flat is booked under Ana Diaz.", {"n": "Ana Diaz"}))
     assert "Find a flat below €900" in " ".join(variants("Find a flat under €900", {"p": "€900"}))
+
+
+def test_voice_commands_get_no_i_want_you_to_framing() -> None:
+    got = variants("Set a timer for 20 minutes", {"t": "20 minutes"})
+    assert got and not any(" you to " in t for t in got), got
+
+
+def test_book_becomes_reserve_only_for_things_one_reserves() -> None:
+    assert not any(
+        "reserve" in t.lower() for t in variants("Book a massage with Ines on Friday at 4", {"n": "Ines"})
+    )
+    rules = [r for r in paraphrase._phrase_rules() if r[0]["from"] == "book"]
+    rng = random.Random(0)
+    assert [op[1] for op in phrase_ops("I want to book a table for 4.", rules, rng)] == [
+        [(10, 14, "reserve")]
+    ]
+    assert phrase_ops("I want to book a haircut for 4.", rules, rng) == []
+
+
+def test_no_reimbursement_no_tell_me_who_to_tell_no_self_framing_with_for_me() -> None:
+    got = variants("I'd like a refund for my gym pass. I moved away last month.")
+    assert got and not any("reimbursement" in t for t in got), got
+    got = variants("My car was hit in the car park. Who should I tell about it?")
+    assert not any("tell me who" in t for t in got), got
+    for t in variants("Book a massage with Ines on Friday at 4", {"n": "Ines"}):
+        assert not (
+            t.startswith(("I need to", "I'd like to", "I want to", "I would like to")) and "for me" in t
+        ), t
+
+
+def test_a_lower_case_message_that_writes_i_keeps_it_lower_case() -> None:
+    got = variants("how do i change my address if i moved last week")
+    assert "i'd like to know how to change my address if i moved last week" in got, got
+    assert not any(t.startswith("I'd") for t in got), got
+
+
+def test_a_lower_case_one_line_order_gets_no_i_want_you_to() -> None:
+    got = variants("set the heating to 20 degrees at 6 am", {"t": "20 degrees", "h": "6 am"})
+    assert got and not any(" you to " in t for t in got), got

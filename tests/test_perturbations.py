@@ -170,14 +170,24 @@ def test_paraphrase_skips_when_no_rule_applies() -> None:
 
 
 def test_reorder_moves_constraints_and_measures_kendall_tau() -> None:
-    v = gen(CHANGE, "reorder", 1.0)
+    # "My budget is $200." is not an identifier and already last: the booking number is one
+    change = Task(
+        id="change-3",
+        prompt=CHANGE.prompt.replace(
+            "My budget is $200.", "My budget is $200. My booking number is BK-48213."
+        ),
+        expected="ok",
+        grader="exact",  # type: ignore[arg-type]
+        slots=CHANGE.slots,
+    )
+    v = gen(change, "reorder", 1.0)
     assert v.text.startswith("Hi, ")
     n = len(v.details["segments"])
     assert n >= 3 and sorted(v.details["order"]) == list(range(n))
     assert v.details["order"] != list(range(n))
     # ε = word-weighted Kendall distance: each segment counts as many words as it has
     weights = [len(words(seg)) for seg in v.details["segments"]]
-    assert measure_epsilon(CHANGE, "reorder", v.text) == pytest.approx(
+    assert measure_epsilon(change, "reorder", v.text) == pytest.approx(
         round(reorder.weighted_kendall(v.details["order"], weights), 4)
     )
     for sentence in ("make sure the seat is a window seat", "My budget is $200", "BK-48213 to Saturday"):

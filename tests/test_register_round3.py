@@ -51,15 +51,17 @@ def test_a_lower_case_message_gets_two_different_registers() -> None:
         (
             0.5,
             0,
-        ): "Good afternoon, my router keeps dropping wifi since tuesday. Could you kindly tell me why?",
+        ): "My router keeps dropping wifi since tuesday. Could you please let me know why?",
         (0.5, 1): "Hi sir, my router keeps dropping wifi since tuesday. Please let me know why. "
         "Hoping for a quick response.",
     }
 
 
-def test_a_complaint_with_nothing_to_reword_becomes_a_framed_letter() -> None:
+def test_a_complaint_with_nothing_to_reword_becomes_a_framed_letter_or_a_text() -> None:
     got = texts("cant open the app after the update", {})
-    assert got[(0.1, 0)] == "Hello, I cannot open the app after the update."
+    # the Indian-English register may frame a text as a short letter; the formal one never
+    # does ("Hello, I cannot open the app ..." read as a register mix), so texting is used
+    assert got[(0.1, 0)] == "cant open the app after the update pls help"
     assert got[(0.1, 1)] == "I can't open the app after the update. Thanks and regards."
 
 
@@ -73,3 +75,52 @@ def test_a_lower_case_command_stays_a_command() -> None:
     got = set(texts("turn the hall light off at 11", {"t": "11"}).values())
     assert got and all(t[0].islower() and not t.endswith(".") for t in got), got
     assert not any(t.startswith(("might", "would you be so kind", "i would be grateful")) for t in got), got
+
+
+def test_voice_commands_get_a_spoken_formal_opener() -> None:
+    got = set(texts("Set a timer for 20 minutes", {"t": "20 minutes"}).values())
+    assert got, got
+    assert not any(
+        t.startswith(("Might I ask", "Would you be so kind", "I would be grateful")) for t in got
+    ), got
+
+
+def test_a_term_naming_the_value_after_it_keeps_its_locale() -> None:
+    prompt = "Collect a parcel from 4 Hill Road, postcode LS6 2AB, on Monday."
+    slots = {"pc": "LS6 2AB", "d": "Monday"}
+    for seed in range(6):
+        for index in (0, 1, 2):
+            try:
+                text = keyed(task(prompt, slots), "register", 0.3, seed, index).text
+            except SkipGeneration:
+                continue
+            assert "zip code" not in text, text
+
+
+def test_please_could_you_asks_with_a_question_mark() -> None:
+    got = set(texts("Can you move my delivery to next Friday?", {"d": "next Friday"}).values())
+    assert all(t.endswith("?") for t in got if t.startswith("Please could you")), got
+
+
+def test_move_becomes_transfer_only_for_money_calls_and_the_like() -> None:
+    got = set(texts("Could you move my booking to next Friday?", {"d": "next Friday"}).values())
+    assert got and not any("transfer" in t for t in got), got
+
+
+def test_voice_commands_and_texts_get_no_letter_formulas() -> None:
+    for prompt, slots in (
+        ("Play some jazz in the kitchen", {}),
+        ("turn the volume down to 10", {"v": "10"}),
+        ("need a taxi to the airport at 6am", {"t": "6am"}),
+        ("is the gym open on bank holidays", {}),
+    ):
+        for text in texts(prompt, slots).values():
+            assert not text.lower().startswith(
+                ("request you to", "please do", "i would be grateful", "dear")
+            ), text
+            assert "I require" not in text and "I would like to request" not in text, text
+
+
+def test_a_text_asking_for_a_service_is_never_please_give_me() -> None:
+    for text in texts("hi can i get a haircut and a shave tomorrow at 4", {"t": "tomorrow at 4"}).values():
+        assert "give me" not in text and "I require" not in text, text

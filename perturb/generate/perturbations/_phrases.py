@@ -9,7 +9,10 @@ case-insensitively on whole words of the masked prompt. Conditions:
 * ``after_value``: a protected value comes right before ("€150 a night");
 * ``at_start``: the phrase opens a sentence or a clause after ``;``, ``:`` or a dash
   ("Happy to pay ...");
-* ``not_at_start``: the phrase does not open a sentence.
+* ``not_at_start``: the phrase does not open a sentence;
+* ``object_in``: the noun the phrase acts on (the first of the next four words that is in
+  this list, before a stop) must be one of these ("book a table" -> "reserve a table", but
+  never "reserve a haircut").
 """
 
 from __future__ import annotations
@@ -64,6 +67,10 @@ def _fits(entry: dict[str, Any], masked: str, start: int, end: int) -> bool:
         return False
     if entry.get("not_at_start") and (not lead or lead[-1] in ".!?"):
         return False
+    if "object_in" in entry:
+        following = re.match(r"[^.?!,;\ue000]*", masked[end:]).group()  # type: ignore[union-attr]
+        if not set(re.findall(r"[a-z]+", following.lower())[:4]) & set(entry["object_in"]):
+            return False
     return True
 
 

@@ -56,7 +56,13 @@ from perturb.generate.perturbations._phrases import (
     overlaps,
     phrase_ops,
 )
-from perturb.generate.perturbations._text import rounded, sentence_spans, trailing_clause, word_change_share
+from perturb.generate.perturbations._text import (
+    message_style,
+    rounded,
+    sentence_spans,
+    trailing_clause,
+    word_change_share,
+)
 
 MINOR = frozenset(
     {
@@ -149,6 +155,9 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
             choices += [p for p in other if p.lower() != prefix.lower()]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
+    if message_style(masked) == "spoken" or (_lower_style(masked) and len(sentence_spans(masked)) == 1):
+        # "I want you to set a timer" is no one's speech, nor a one-line text message
+        choices = [p for p in choices if not p.lower().endswith(" you to ")]
     tail = trailing_clause(sentence)
     if tail and sentence.endswith("?"):
         return []  # "Could you X, I need it?": which part asks is unclear; leave it
@@ -295,9 +304,13 @@ def question_ops(
     if not asked:
         return []
     ops: list[Op] = []
+    if re.search(r"\btell\b", sentence, re.I):  # never "tell me who to tell"
+        leads = [pair for pair in leads if "tell" not in pair[0].lower()] or leads
     lead, stop = rng.choice(list(leads))
     if lower:
         lead = lead[0].lower() + lead[1:] if not re.match(r"I\b", lead) else lead
+        if re.match(r"I\b", lead) and re.search(r"(?<![\w'])i(?![\w])", masked):
+            lead = "i" + lead[1:]  # "i'd like to know ..." in a message that writes "i"
     if not sentence.endswith("?"):
         stop = ""
     body_end = end - 1 if sentence.endswith("?") else end
@@ -697,6 +710,14 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     )
 
 
+_SELF_FRAMING_RE = re.compile(r"\s*(?:I|i)(?: need| want| have| would like|'d like)(?: to)? ", re.I)
+
+
+def _self_for_me(names: Sequence[str], edits: Sequence[Edit]) -> bool:
+    """ "for me" after the user's own framing ("I need to book X for me") says it twice."""
+    return "for_me" in names and any(_SELF_FRAMING_RE.match(new) for _, _, new in edits)
+
+
 def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str, list[str]]:
     """Start from ``first``, then add every op (in the seeded order) that brings ε closer
     to the level without overlapping an earlier one. ε is tracked from the edits' own stats,
@@ -710,6 +731,8 @@ def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str
         if current >= level:
             break
         if overlaps(edits, taken) or all(masked[a:b] == new for a, b, new in edits):
+            continue
+        if _self_for_me([*names, name], [*taken, *edits]):
             continue
         more = edit_stats(ctx, edits)
         trial = (total[0] + more[0], total[1] + more[1], total[2] + more[2])
@@ -733,6 +756,8 @@ def _second_change(
         if name in minor_rules() or name == first[0] or overlaps(edits, first[1]):
             continue
         if all(masked[a:b] == new for a, b, new in edits):
+            continue
+        if _self_for_me([first[0], name], [*first[1], *edits]):
             continue
         eps = edits_change_share(ctx, list(first[1]) + list(edits))
         if eps > 2 * level:

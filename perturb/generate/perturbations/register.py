@@ -164,8 +164,16 @@ def vocabulary(masked: str, locale: str) -> str:
     for src, dst, rx in _phrase_res("vocabulary", 0 if locale == "uk" else 1):
         if src.lower() not in low or dst.lower() in done:
             continue
-        if rx.search(masked):
-            masked = rx.sub(_cased(dst), masked)
+        # a code's name before the code keeps its locale: "postcode NW1 6XE" is never a "zip
+        # code" (the code's format is British), whatever the register
+        found = [
+            m
+            for m in rx.finditer(masked)
+            if "code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000")
+        ]
+        if found:
+            for m in reversed(found):
+                masked = masked[: m.start()] + match_case(m.group(), dst) + masked[m.end() :]
             done.add(dst.lower())
     return masked
 
@@ -232,15 +240,23 @@ _NP_TO_RE = re.compile(r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop
 a noun opener ("Gimme", "I should be grateful for") cannot take it."""
 
 
-def _opener(masked: str, reg: str, rng: random.Random, score: Callable[[str], float] | None = None) -> str:
+def _opener(
+    masked: str,
+    reg: str,
+    rng: random.Random,
+    score: Callable[[str], float] | None = None,
+    plain: bool = False,
+) -> str:
     """Replace the opener of the first request sentence with one of the register's. A
     question opener puts its "?" on the request, and a trailing clause with its own subject
     becomes a sentence of its own ("Could you possibly cancel BK-1 please? My conference
     was called off."). ``score``: how far a result's ε is from the level; the opener is then
     drawn from the two that come nearest ("Pls" at a low level, "Would you be so kind as to"
-    at a high one)."""
+    at a high one). ``plain``: the message was a voice command or a lower-case text, so the
+    register's spoken openers are used ("Could you possibly", never "Might I ask you to")."""
     style = _data()[reg]
     verbs = set(load_data("paraphrase")["action_verbs"])
+    plain = plain or message_style(masked) == "spoken"
     for a, b in sentence_spans(masked):
         sentence = masked[a:b]
         g = _GREETING_RE.match(sentence)
@@ -256,7 +272,11 @@ def _opener(masked: str, reg: str, rng: random.Random, score: Callable[[str], fl
         if noun and np_to:
             continue  # "I want the heating to come on" is not "Gimme the heating to come on"
         if noun and re.match(r"(?:a|an|the|my|some|another)\b", rest[noun.end() :], re.I):
-            options = list(style["noun_openers"])
+            options = list(
+                style.get("spoken_noun_openers", style["noun_openers"]) if plain else style["noun_openers"]
+            )
+            if not options:
+                continue  # "I would be grateful for a van" is no one's voice or text message
             body = rest[noun.end() :]
         else:
             m = _OPENER_RE.match(rest)
@@ -264,7 +284,10 @@ def _opener(masked: str, reg: str, rng: random.Random, score: Callable[[str], fl
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
             if not word or word.group().lower() not in verbs:
                 continue
-            options = [o for o in style["openers"] if o.lower() != prefix.lower()]
+            openers = style["openers"]
+            if plain and "spoken_openers" in style:
+                openers = style["spoken_openers"]  # "Might I ask you to set a timer" is no one's speech
+            options = [o for o in openers if o.lower() != prefix.lower()]
             if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
                 options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
@@ -294,7 +317,9 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         body = body[0].lower() + body[1:] if new else body[0].upper() + body[1:]
     opener = decapitalize_first(new) if lead or message_style(masked) == "lower" else new
     out = lead + opener + body
-    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"}
+    question = new.split(" ", 1)[0].lower() in {"would", "could", "can", "might"} or new.lower().startswith(
+        ("please could", "please would", "please can")
+    )
     tail = trailing_clause(out)
     if tail and out.endswith("?"):
         return None
@@ -339,11 +364,14 @@ def _closing(masked: str, reg: str, rng: random.Random) -> str:
     return body.rstrip() + " " + new
 
 
-def _question(masked: str, reg: str, rng: random.Random) -> str:
+def _question(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
     """The first direct question asked the register's way ("How many X do I have?" ->
-    "Could you kindly tell me how many X I have?")."""
+    "Could you kindly tell me how many X I have?"); ``plain``: with the register's spoken
+    leads, where it has them."""
+    style = _data()[reg]
+    leads = style.get("spoken_question_leads", style["question_leads"]) if plain else style["question_leads"]
     for a, b in sentence_spans(masked):
-        ops = question_ops(masked, a, b, rng, _data()[reg]["question_leads"])
+        ops = question_ops(masked, a, b, rng, leads)
         if ops:
             return apply_edits(masked, ops[0][1])
     return masked
@@ -361,16 +389,19 @@ def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
     return op
 
 
-def _body_ops(reg: str) -> list[tuple[str, Callable[[str, random.Random], str]]]:
-    """Changes to the request itself (besides the opener): wording, contractions, terse words."""
+def _body_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+    """Changes to the request itself (besides the opener): wording, contractions, terse words.
+    ``plain``: a voice command or text message, whose contractions stay as they are."""
     ops = [("phrase:" + rule[0]["from"], _phrase_op(rule)) for rule in _register_rules(reg)]
+    if plain and not _data()[reg].get("plain_wording", True):
+        ops = []  # "I require a taxi" is no one's text message; its question may still be asked
     if _data()[reg]["question_leads"]:
-        ops.append(("question", lambda t, r: _question(t, reg, r)))
+        ops.append(("question", lambda t, r: _question(t, reg, r, plain)))
     if reg == "terse_us":
         ops.append(("contractions", lambda t, r: _contract(t)))
         ops.append(("terse_words", lambda t, r: _terse_words(t)))
         ops.append(("texting", lambda t, r: _texting_tail(t) if message_style(t) == "lower" else t))
-    elif reg == "formal_british":  # Indian English is not marked by expanding contractions
+    elif reg == "formal_british" and not plain:  # Indian English is not marked by expanding them
         ops.append(("expand_contractions", lambda t, r: _expand(t)))
     return ops
 
@@ -538,6 +569,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     style = message_style(ctx.masked)
+    plain = style != "written"  # a voice command or a text message: plain openers, no "I cannot"
     start = ctx.masked
     written: list[str] = []
     if style == "lower" and reg != "terse_us":
@@ -562,12 +594,12 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
 
     # 1. the request itself: its opener, then the register's wording while below the level
     formal = False
-    new = _opener(masked, reg, rng, lambda t: abs(masked_change_share(ctx, t) - level))
+    new = _opener(masked, reg, rng, lambda t: abs(masked_change_share(ctx, t) - level), plain)
     if new != masked:
-        masked, formal = new, True
+        masked, formal = new, not plain
         changes.append("opener")
     current = masked_change_share(ctx, masked)
-    body = _body_ops(reg)
+    body = _body_ops(reg, plain)
     rng.shuffle(body)
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
@@ -576,11 +608,15 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         if new != masked:
             masked = new
             changes.append(name)
-            formal = formal or name.startswith("phrase:")
+            formal = formal or (name.startswith("phrase:") and not plain)
             current = masked_change_share(ctx, masked)
     # a text message that only became full sentences is a register shift once it is also
     # framed as a letter ("Hello, my gas bill went up ... Why? Thanks and regards.")
-    letter = "full_sentences" in changes and not set(changes) - SURFACE - _minor_phrases(reg)
+    letter = (
+        "full_sentences" in changes
+        and not set(changes) - SURFACE - _minor_phrases(reg)
+        and bool(_data()[reg].get("letters_from_texts"))
+    )
     if not set(changes) - SURFACE - _minor_phrases(reg) and not letter:
         return None
     # 2. a greeting and a closing only to reach the level (or to make a letter)
@@ -589,8 +625,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         ("closing", lambda t, r: _closing(t, reg, r)),
     ]
     rng.shuffle(frame)
-    if style != "written":
-        frame = []  # no "Dear team," before a voice command or a lower-case one-liner
+    if style != "written" or (plain and not _data()[reg].get("letters_from_texts")):
+        frame = []  # no "Dear team," before a voice command or a text message written out
     for name, op in frame:
         if current >= level and not (letter and not {"greeting", "closing"} & set(changes)):
             break

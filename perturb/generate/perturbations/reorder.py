@@ -4,12 +4,15 @@ The masked prompt is split into constraint segments at three depths:
 
 * sentences -- a sentence that refers back ("It", "this", "the same", "they", "he's", ...
   anywhere in it, or opening with "Also"/"But"/...) stays glued to the one before, so a
-  back-reference never moves before what it refers to. Only three kinds of sentence move at
-  all: a value statement ("My customer number is 55123.") goes anywhere; a self-contained
-  first-person fact with a value ("I paid $20 with Visa on Tuesday.") moves in front of the
-  sentences before it; a first-person remark without a value that is not the first sentence
-  ("I've attached a photo.") moves behind the ones after it. A question, a request, a state
-  or a story sentence keeps its order: read out of order, it leans on what it followed;
+  back-reference never moves before what it refers to. Only these sentences move at all: an
+  identifier statement ("My customer number is 55123.") goes anywhere; another value
+  statement ("The reference is X.") moves behind the sentences after it; a self-contained
+  first-person fact with a value ("I paid $20 with Visa on Tuesday.") and a question or
+  request that leans on nothing ("Could you give me a quote?"; not "Can you fix the bill?")
+  move in front of the sentences before them; a first-person remark without a value that is
+  not the first sentence ("I've attached a photo.") moves behind the ones after it. Any
+  other sentence (a story, a state, a request about "the X") keeps its order: read out of
+  order, it leans on what it followed;
 * a sentence's comma/semicolon clauses -- a head clause plus constraint clauses such as
   "economy class", "under £300"; clauses opening with "which", "but", "so", ... or holding a
   back-reference stay glued; a sentence opening with "If"/"When"/... is not split; a clause
@@ -317,8 +320,10 @@ class Unit:
     """Sentences glued to the first one because they refer back to it ("It still hasn't
     arrived."): they follow it wherever it goes; only the first sentence is split."""
     free: bool = False
-    """A short statement of a value ("My member number is 448190.", "The reference is
-    PR-448211."): it may go anywhere among the sentences."""
+    """A short statement of an identifier ("My member number is 448190.", "Order number is
+    TK-300418."): it may go anywhere among the sentences. Other value statements ("The
+    reference is PR-448211.", "My budget is around €300.") only move behind the sentences
+    after them (``later``): opening the message, they come before what they belong to."""
     later: bool = False
     """A self-contained first-person remark without a value that is not the first sentence
     ("I've attached photos.", "I'm having knee surgery and can't train."): it may move behind
@@ -617,7 +622,7 @@ _ARRANGING_VERBS = frozenset(
     "book booked booking reserve reserved schedule scheduled arrange arranged order ordered buy "
     "bought get got getting request requested cancel cancelled canceled move moved reschedule "
     "rescheduled change changed renew renewed register registered enrol enroll hire hired rent "
-    "rented plan planned organise organize pre-order preorder".split()
+    "rented plan planned organise organize pre-order preorder invite invited".split()
 )
 """Verbs that arrange something for a time: the time belongs to what is arranged ("book me
 into the spin class on Wednesday"), and fronted it reads as the time of the arranging ("On
@@ -634,7 +639,10 @@ def _one_verb_head(clause: Clause) -> bool:
     something), with at most one other phrase, which does not open with "to", "with", "of",
     "from", "into" or "for the/my ..."."""
     tokens = _TOKEN_RE.findall(_REQUEST_OPENER_RE.sub("", clause.head))
-    if len(tokens) > 7 or len(clause.phrases) > 2:
+    # a stated subject ("I'm returning the car to Glasgow instead of Edinburgh") leaves no
+    # doubt about the verb: two more words are allowed
+    longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
+    if len(tokens) > longest or len(clause.phrases) > 2:
         return False
     if any(_plain(t) in _HEAD_BLOCKERS or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
@@ -713,7 +721,12 @@ def _pinned(masked: str) -> tuple[str, str, str]:
     return head, masked, tail
 
 
-def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
+def units_of(
+    masked: str,
+    timeish: frozenset[str] = frozenset(),
+    codes: frozenset[str] = frozenset(),
+    leaning: frozenset[str] = frozenset(),
+) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
     for a, b in sentence_spans(masked):
@@ -732,17 +745,36 @@ def units_of(masked: str, timeish: frozenset[str] = frozenset()) -> list[Unit]:
         unit.refers_back = k > 0 and bool(
             _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
         )
-        unit.free = not unit.after and not unit.refers_back and _value_statement(group[0])
-        unit.earlier = k > 0 and not unit.free and not unit.refers_back and _fact_statement(text, unit.end)
+        statement = not unit.after and not unit.refers_back and _value_statement(group[0])
+        # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
+        # or "My budget is around €300." needs what it belongs to before it: it only moves back
+        unit.free = statement and _first_word(group[0]) != "the" and _holds(group[0], codes)
+        unit.earlier = (
+            k > 0
+            and not statement
+            and not unit.refers_back
+            and not _holds(text, leaning)
+            and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
+        )
         unit.later = (
             0 < k < len(groups) - 1
-            and not _valued(_TOKEN_RE.findall(text))
             and not unit.free
             and not unit.refers_back
-            and _fact_statement(text, unit.end, valued=False)
+            and (
+                statement
+                or (not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False))
+            )
         )
         units.append(unit)
     return units
+
+
+_SENTINEL_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1))
+
+
+def _holds(text: str, sentinels: frozenset[str]) -> bool:
+    """True when ``text`` holds one of ``sentinels`` (linear in the text, whatever their number)."""
+    return bool(sentinels) and any(m in sentinels for m in _SENTINEL_RE.findall(text))
 
 
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
@@ -964,9 +996,35 @@ _FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our)\b", re.I)
 _FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
-_FACT_STOP = frozenset("could would can will should might may must but because".split())
-"""A modal ("I could move in on ...") or a contrast ("... but I have to drop out") leans on
-the request before it."""
+_FACT_STOP = frozenset("could would can will should might may must but because so".split())
+"""A modal ("I could move in on ..."), a contrast ("... but I have to drop out") or a
+consequence ("..., so a school nearby matters") leans on the text around it."""
+
+
+_REQUEST_START_RE = re.compile(r"\W*(?:please|can|could|would|will)\b", re.I)
+
+
+def _open_request(text: str, end: str) -> bool:
+    """A question or a request ("Please ...", "Can/Could you ...") that leans on nothing said
+    before it, so it may open the message ("Could you give me a quote? We're moving ..."): no
+    back-reference, no "the" except before a value ("the bill", "the form" were introduced
+    before), no "one" ("refund one payment"), no other word that leans on earlier text."""
+    if not (end.startswith("?") or _REQUEST_START_RE.match(text)):
+        return False
+    return _leans_on_nothing(text)
+
+
+def _leans_on_nothing(text: str) -> bool:
+    if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    tokens = _TOKEN_RE.findall(text)
+    for k, tok in enumerate(tokens):
+        low = _plain(tok)
+        if low in _CONTEXT_WORDS or low in ("but", "because", "so"):
+            return False
+        if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
+            return False
+    return True
 
 
 def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
@@ -1022,9 +1080,33 @@ def order_carries_meaning(prompt: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=1024)
-def _structure(masked: str, timeish: frozenset[str]) -> tuple[str, tuple[Unit, ...], str]:
+def _structure(
+    masked: str,
+    timeish: frozenset[str],
+    codes: frozenset[str] = frozenset(),
+    leaning: frozenset[str] = frozenset(),
+) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish)), tail
+    return head, tuple(units_of(body, timeish, codes, leaning)), tail
+
+
+def _leaning(spans: list[Span]) -> frozenset[str]:
+    """Sentinels of values that are words leaning on earlier text ("refund one payment":
+    "one" is protected as a number)."""
+    return frozenset(sentinel(i) for i, span in enumerate(spans) if span.text.lower() in _CONTEXT_WORDS)
+
+
+_CURRENCY_RE = re.compile(r"[$€£¥₹]|\b(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b", re.I)
+
+
+def _codes(spans: list[Span], timeish: frozenset[str]) -> frozenset[str]:
+    """Sentinels of identifiers: a value with a digit that is no time, date or amount
+    ("448190", "TK-300418", "E-20931")."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        if re.search(r"\d", span.text) and not _CURRENCY_RE.search(span.text) and sentinel(i) not in timeish
+    )
 
 
 _TIME_KINDS = frozenset({"time", "date", "weekday", "month"})
@@ -1047,7 +1129,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     reason = order_carries_meaning(ctx.prompt)
     if reason:
         raise SkipGeneration(reason)
-    head, unit_tuple, tail = _structure(ctx.masked, _timeish(list(ctx.spans)))
+    timeish = _timeish(list(ctx.spans))
+    spans = list(ctx.spans)
+    head, unit_tuple, tail = _structure(ctx.masked, timeish, _codes(spans, timeish), _leaning(spans))
     units = list(unit_tuple)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
@@ -1074,6 +1158,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             flat = _front(units, order, flat)
         if flat == identity or tuple(flat) in found:
             continue
+        if head.rstrip().endswith(",") and order.units[0] in order.fronted:
+            continue  # "Hi, on Monday, my parcel ...": two openers in a row
         found[tuple(flat)] = (abs(weighted_kendall(flat, weights) - level), k, order)
     ranked = sorted(found.items(), key=lambda item: item[1][:2])
     if not ranked:
