@@ -139,7 +139,7 @@ def test_paraphrase_rewrites_framing_and_words_keeping_values() -> None:
         seen.update(v.details["rules"])
         eps = measure_epsilon(FLIGHT, "paraphrase", v.text)
         assert eps > 0
-    assert "framing" in seen and "word:under" in seen
+    assert any(r.startswith("framing") for r in seen) and "word:under" in seen
     # "under £300" is "below £300", never "less than £300" right after a noun
     assert "less than" not in " ".join(gen(FLIGHT, "paraphrase", 0.3, s).text for s in range(12))
 
@@ -396,15 +396,31 @@ def test_self_correction_final_value_is_canonical_with_several_phrasings() -> No
     assert phrasings == set(self_correction.PHRASINGS)
 
 
-def test_self_correction_level_one_corrects_every_clause_it_can() -> None:
-    # destination and day share the clause "Book me a flight to Delhi on Friday": one of them,
-    # the day (days before cities), and the budget two clauses later
+def test_self_correction_level_one_corrects_once_per_sentence_at_most_twice() -> None:
+    # one sentence holds one slip however high the level: two in "Book me a flight to Delhi on
+    # Friday, economy class, under £300" read like someone who cannot type
     for seed in range(10):
         v = gen(FLIGHT, "self_correction", 1.0, seed=seed)
-        assert [c["slot"] for c in v.details["corrections"]] == ["day", "budget"]
+        assert len(v.details["corrections"]) == 1, v.text
         assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(
             round((len(words(v.text)) - 12) / 12, 4)
         )
+    chat = _task(
+        "Hi, I need to move my delivery to Thursday because I'm away. The order number is 48213 "
+        "and the driver should ring before 5 pm.",
+        day="Thursday",
+        order="48213",
+        time="5 pm",
+    )
+    pairs = 0
+    for seed in range(20):
+        v = gen(chat, "self_correction", 1.0, seed)
+        slots = [c["slot"] for c in v.details["corrections"]]
+        assert len(slots) <= 2 and slots.count("order") + slots.count("time") <= 1, v.text
+        phrasings = [c["phrasing"] for c in v.details["corrections"]]
+        assert len(set(phrasings)) == len(phrasings), v.text  # never the same words twice
+        pairs += len(slots) == 2
+    assert pairs
 
 
 def test_self_correction_skips_without_a_correctable_slot() -> None:
@@ -729,7 +745,7 @@ def test_self_correction_never_stacks_corrections_into_a_route() -> None:
     for seed in range(30):
         v = keyed(task, "self_correction", 1.0, seed)
         slots = [c["slot"] for c in v.details["corrections"]]
-        assert len(set(slots) & first_clause) == 1 and len(slots) <= 2, v.text
+        assert len(slots) == 1 and len(set(slots) & first_clause) <= 1, v.text
         assert not re.search(r"from \w+, I mean London to", v.text)
 
 
@@ -751,9 +767,15 @@ def test_self_correction_wrong_counts_agree_with_their_noun() -> None:
 
 
 def test_self_correction_wrong_values_are_plausible() -> None:
-    uk = set(load_data("regions")["city"]["uk_ireland"])
+    north = set(load_data("regions")["city"]["england_north"])
     for seed in range(40):
-        assert wrong_value("Manchester", "place", random.Random(seed)) in uk  # never Honolulu
+        # a city a short trip away: never Honolulu, never Bristol
+        assert wrong_value("Manchester", "place", random.Random(seed)) in north - {"Manchester"}
+    # "a car at Denver airport" was "at Boston airport, no, Denver airport": no city near
+    # Denver is listed, so Denver has no wrong value; nor has a country without a neighbour
+    assert wrong_value("Denver", "place", random.Random(0)) is None
+    assert wrong_value("Canada", "place", random.Random(0)) is None
+    assert wrong_value("Spain", "place", random.Random(0)) == "Portugal"
     london = TRAVEL["travel-001"]
     stated = prepare(london).protected
     for seed in range(40):
@@ -1192,8 +1214,16 @@ def test_self_correction_never_misnames_family_or_an_email_and_keeps_terminals_r
     for task in (wife, mum, email):
         with pytest.raises(SkipGeneration):
             gen(task, "self_correction", 0.5, 0)
+    # a friend introduced by name, or the user's own name, is never misnamed either
     friend = _task("Can I bring a friend? Her name is Priya Nair.", who="Priya Nair")
-    assert gen(friend, "self_correction", 0.3, 0).details["slot"] == "who"
+    own = _task("Hi, I'm Tom Becker and I need a new password.", who="Tom Becker")
+    for task in (friend, own):
+        with pytest.raises(SkipGeneration):
+            gen(task, "self_correction", 0.5, 0)
+    # a name met once may be mixed up with one that sounds alike, never one sharing an initial
+    driver = _task("The driver was Marco and he was very helpful.", who="Marco")
+    for seed in range(20):
+        assert gen(driver, "self_correction", 0.3, seed).details["wrong"] in ("Mario", "Mark"), seed
     for seed in range(10):
         assert wrong_value("5", "number", random.Random(seed), before="a taxi to Heathrow Terminal ") == "4"
 
@@ -1213,7 +1243,7 @@ def test_self_correction_in_a_lower_case_message_is_typed_lower_case() -> None:
     assert seen == set(self_correction.LOWER_PHRASINGS)
     assert (
         gen(low, "self_correction", 0.3, 1).text
-        == "need a van for saturday morning under $80 i mean $90 a day"
+        == "need a van for saturday morning under $80 no wait $90 a day"
     )
 
 
@@ -1247,3 +1277,84 @@ def test_self_correction_leaves_a_place_inside_an_institution_name() -> None:
     uni = _task("Please send my transcript to the University of Toronto.", uni="the University of Toronto")
     with pytest.raises(SkipGeneration):
         gen(uni, "self_correction", 0.3, 0)
+
+
+# ------------------------------------- self_correction round 3: a wrong value a person could say
+
+
+def test_self_correction_wrong_values_fit_the_sentence_and_the_calendar() -> None:
+    def seen(value: str, kind: str, before: str = "", after: str = "") -> set[str | None]:
+        return {wrong_value(value, kind, random.Random(s), before=before, after=after) for s in range(40)}
+
+    # a day of the month stays a day: "payroll on the 35th" was possible
+    assert seen("the 25th", "slot", "payroll on ") == {"the 23rd", "the 24th", "the 26th", "the 27th"}
+    # a round figure is misremembered at its own roundness, the same size
+    assert seen("$450,000", "money") == {"$350,000", "$400,000", "$500,000", "$550,000"}
+    assert seen("£2,000", "money") == {"£1,000"} | {"£3,000", "£4,000"}  # never "£2,001"
+    assert seen("€950", "money") == {"€850", "€900"}  # never "€1050"
+    assert seen("$312", "money") <= {"$302", "$311", "$313", "$321", "$322", "$212"} - {"$212"}
+    # a year by one; an age by one; a number naming something by one
+    assert seen("2021", "number", "I graduated in ") == {"2020", "2022"}
+    assert seen("9", "number", "He's ", " years old") == {"8", "10"}
+    assert seen("Year 4", "slot", "My son is in ") == {"Year 3", "Year 5"}
+    # a code keeps its structure: the year of a plate moves by one, a hex prefix stays
+    assert seen("KX19 ABD", "id") == {"KX18 ABD"}
+    assert all(w and w.startswith("0x") and w != "0x80042" for w in seen("0x80042", "id"))
+    # weekdays: one or two days away, a school day for a school day, Sunday for Saturday
+    assert seen("Monday", "weekday", "missed school on ") == {"Tuesday", "Wednesday"}
+    assert seen("Saturday", "weekday", "Book it for ") == {"Sunday"}
+    # a range stays a range
+    assert seen("Monday", "weekday", "from ", " to Wednesday") == {"Tuesday"}
+    assert seen("Wednesday", "weekday", "open from Monday to ") == {"Tuesday", "Thursday", "Friday"}
+    # a month: the one next to it
+    assert seen("June", "month") == {"May", "July"}
+    # times: same half of the day, never midnight
+    assert seen("11am", "time") == {"9am", "10am"}
+    assert seen("12am", "time") == {None}
+    # relative dates follow the tense of the sentence
+    assert seen("last week", "slot", "My phone was stolen ") == {"earlier this week"}
+    assert seen("today", "date", "I was charged twice ") == {"yesterday"}
+    assert seen("tomorrow", "date", "It arrived broken ") == {None}
+    assert seen("today", "date", "Can you deliver it ") == {"tomorrow"}
+    assert seen("this week", "slot", "Can someone fix it ") == {"next week"}
+
+
+def test_self_correction_exact_outputs_on_small_prompts() -> None:
+    flat = _task("We're moving on 21 June. It's a two-bedroom flat with a piano.", size="two-bedroom")
+    got = {gen(flat, "self_correction", 0.3, seed).text for seed in range(30)}
+    assert not any(" an one" in t for t in got)  # "It's an one-bedroom" was possible
+    assert "We're moving on 21 June. It's a one-bedroom, no wait, a two-bedroom flat with a piano." in got
+    slot = _task("Schedule a pickup between 1 and 3 pm on Wednesday.", slot="1 and 3 pm")
+    for seed in range(20):
+        assert "ands" not in gen(slot, "self_correction", 0.5, seed).text
+    euro = _task("Switch me to monthly payments, I'd rather pay €45 a month.", amount="€45")
+    assert gen(euro, "self_correction", 0.1, 0).text == (
+        "Switch me to monthly payments, I'd rather pay €55, no, €45 a month."
+    )
+    stolen = _task("My phone was stolen in Leeds last week. What do you need from me?", when="last week")
+    assert gen(stolen, "self_correction", 0.3, 0).text == (
+        "My phone was stolen in Leeds earlier this week, no, last week. What do you need from me?"
+    )
+
+
+def test_self_correction_short_code_digits_stay_real() -> None:
+    assert {wrong_value("NW1 6XE", "id", random.Random(s)) for s in range(20)} == {"NW2 6XE"}  # never "NW0"
+
+
+def test_self_correction_inside_a_multi_word_slot_and_a_short_question() -> None:
+    # "to 19 Harbour Lane, Cork, oops, that's wrong, I meant 17 Harbour Lane, Cork" was a
+    # garbled comma chain: the wrong value stops at the comma that ends the corrected part
+    move = _task("I'm moving on 28 November to 17 Harbour Lane, Cork.", address="17 Harbour Lane, Cork")
+    for seed in range(20):
+        v = gen(move, "self_correction", 0.5, seed)
+        for c in v.details["corrections"]:
+            assert "," not in c["wrong"], v.text
+    # "Is Sophie, sorry, my mistake, I meant Sofia available?": a short phrase inside a question
+    ask = _task("My budget is around €300 for the trim. Is Sofia available?", who="Sofia")
+    for seed in range(20):
+        v = gen(ask, "self_correction", 0.5, seed)
+        assert v.details["phrasing"] in ("no", "i_mean", "no_wait"), v.text
+    # a thousands comma is not a list comma
+    cost = _task("It cost ¥8,500 and arrived broken.", cost="¥8,500")
+    for seed in range(20):
+        assert re.fullmatch(r"¥\d,\d00", gen(cost, "self_correction", 0.3, seed).details["wrong"])

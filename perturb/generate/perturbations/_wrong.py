@@ -1,11 +1,15 @@
 """Plausible wrong values for ``self_correction``: same kind, same format, fits the sentence.
 
-A wrong value is what a person might really have typed first: another weekday, a nearby date
-(a week away when a weekday names the date), a nearby hour, a nearby amount, another count
-(never "1 nights": with a plural noun the wrong count is two or more, and "1 passenger"
-becomes "2 passengers"), an ID with two digits swapped or one changed, another city from the
-same region (Manchester -> Leeds, not Honolulu), or another member of a known category
-(economy -> business). It never repeats a value the prompt already states ("from Tuesday to
+A wrong value is what a person might really have said first in that very sentence: a weekday
+one or two days away of the same kind (a working day for a working day), a nearby date (a week
+away when a weekday names the date; a day of the month stays 1-28), an hour or two away in the
+same half of the day, another amount at the figure's own roundness in the same currency, a
+digit slip of a figure that is not round, another count (never "1 nights": with a plural noun
+the wrong count is two or more, and "1 passenger" becomes "2 passengers"), a year, an age or a
+numbered name ("Gate 12") off by one, a relative date that fits the sentence's tense, an ID
+with a slip that keeps its structure, a nearby city of the same country (Manchester -> Leeds,
+not Honolulu or Bristol), or another member of a known category (economy -> business).
+It never repeats a value the prompt already states ("from Tuesday to
 Thursday" never corrects Thursday from Tuesday).
 """
 
@@ -51,7 +55,6 @@ NUMBER_WORDS = (
 )
 _NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS[1:]) + r")\b", re.I)
 _IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women"}
-_RELATIVE = {"today": "tomorrow", "tomorrow": "today", "tonight": "tomorrow", "yesterday": "today"}
 
 
 def categories() -> list[list[str]]:
@@ -108,9 +111,15 @@ _UNITS = frozenset(
 """Unit abbreviations: "3 kg" is never "6 kgs"."""
 
 
+_NOT_NOUNS = frozenset("and or but to the a an of for from in on at by with than then nor".split())
+"""Words after a number that are not what it counts ("between 1 and 3 pm": never "2 ands")."""
+
+
 def _countable(noun: str) -> bool:
-    """A noun that takes a plural -s: not a unit abbreviation, not an acronym."""
-    return len(noun) >= 3 and noun.lower() not in _UNITS and not noun.isupper()
+    """A noun that takes a plural -s: not a unit abbreviation, not an acronym, not a
+    function word."""
+    low = noun.lower()
+    return len(noun) >= 3 and low not in _UNITS and low not in _NOT_NOUNS and not noun.isupper()
 
 
 def _noun_after(text: str) -> str:
@@ -118,25 +127,56 @@ def _noun_after(text: str) -> str:
     return m.group(1) if m else ""
 
 
-def _round_step(n: int) -> int:
-    """How round a figure a person chose is: 1,100 -> 100, 90 -> 10, 45 -> 5; 0 for a figure
-    that is not round (312, 7) or a year."""
-    if n < 10 or 1900 <= n <= 2100:
+def _round_step(n: int, year: bool = False) -> int:
+    """How round a figure a person chose is: the largest step of 1, 2 or 5 times a power of
+    ten that divides it at least twice over (450,000 -> 50,000, 2,400 -> 200, 1,100 -> 100,
+    90 -> 10, 45 -> 5); 0 for a figure that is not round (312, 7) or a year."""
+    if n < 10 or year:
         return 0
-    for step in (1000, 500, 100, 50, 10, 5):
-        if n % step == 0 and n >= 2 * step:
-            return step
-    return 5 if n % 5 == 0 else 0
+    best = 0
+    power = 1
+    while power <= n:
+        for unit in (1, 2, 5):
+            step = unit * power
+            if step >= 5 and n % step == 0 and n >= 2 * step:
+                best = max(best, step)
+        power *= 10
+    return best
 
 
-def _count_choices(n: int, counted: bool) -> list[int]:
+def _digit_slips(n: int) -> list[int]:
+    """A figure that is not round, misremembered the way people do: two neighbouring digits
+    swapped (312 -> 321) or one digit after the first off by one (312 -> 322, 302); the first
+    digit stays, so the size stays."""
+    digits = str(n)
+    out: set[int] = set()
+    for i in range(1, len(digits) - 1):
+        if digits[i] != digits[i + 1]:
+            out.add(int(digits[:i] + digits[i + 1] + digits[i] + digits[i + 2 :]))
+    for i in range(1, len(digits)):
+        for d in (int(digits[i]) - 1, int(digits[i]) + 1):
+            if 0 <= d <= 9:
+                out.add(int(digits[:i] + str(d) + digits[i + 1 :]))
+    out.discard(n)
+    return sorted(c for c in out if _round_step(c) == 0)
+
+
+def _count_choices(n: int, counted: bool, year: bool = False) -> list[int]:
+    if year:  # a year is misremembered by one
+        return [n - 1, n + 1]
     rounded = _round_step(n)
     if rounded:  # a chosen round figure ($90, 45 seconds, volume 30) is misremembered as another
         near = [n + k * rounded for k in (-2, -1, 1, 2)]
         return [c for c in near if c >= rounded and n / 2 <= c <= n * 2]
-    step = max(1, n // 10) if n >= 20 and not 1900 <= n <= 2100 else 1  # a year moves by one
+    if n >= 20:
+        return _digit_slips(n)
     low = 2 if counted else 1
-    return [n + k * step for k in (-3, -2, -1, 1, 2, 3) if n + k * step >= low and n + k * step != n]
+    return [n + k for k in (-2, -1, 1, 2) if n + k >= low]
+
+
+_LABEL_RE = re.compile(r"(?<=[\w,] )([A-Z][a-z]+)\s+$")
+"""A capitalised word inside a sentence right before a number that the number names
+("Heathrow Terminal 5", "in Year 4", "to Room 12"; not a verb opening it: "Book 2 tickets")."""
 
 
 def wrong_count(
@@ -173,9 +213,24 @@ def wrong_count(
         n = int(digits.replace(",", ""))
     else:
         n = NUMBER_WORDS.index(match.group().lower())
-    choices = _count_choices(n, counted)
-    if re.search(r"\bterminal\s*$", before + value[: match.start()], re.I):
-        choices = [n - 1] if n > 1 else []  # a terminal that exists: a lower number
+    year = m is not None and not money and re.fullmatch(r"\d{4}", m.group()) is not None and 1900 <= n <= 2100
+    choices = _count_choices(n, counted, year)
+    if ordinal and m:
+        # an ordinal: a day of the month ("the 25th" -> "the 24th", never "the 35th") or a
+        # floor, a place in a queue: the one next to it
+        day = not _noun_after(tail[ordinal.end() :] or after)
+        near = (-2, -1, 1, 2) if day else (-1, 1)
+        choices = [n + k for k in near if 1 <= n + k <= (28 if day else 99)]
+    label = _LABEL_RE.search(before + value[: match.start()])
+    if label and not ordinal and not money:
+        # a number that names something ("Terminal 5", "Year 4", "Gate 12") is mixed up with
+        # the one next to it; a terminal with a lower number exists
+        terminal = label.group(1).lower() == "terminal"
+        choices = [c for c in (n - 1, n + 1) if c >= 1 and not (terminal and c > n)]
+    if re.match(r"\s*-?\s*years?[\s-]+old\b", tail or after, re.I):
+        choices = [c for c in (n - 1, n + 1) if c >= 1]  # an age is misstated by one year
+    if m and _round_step(n):  # the same size: "€950" is not misremembered as "€1050"
+        choices = [c for c in choices if len(str(c)) == len(str(n))]
     if word:
         choices = [c for c in choices if c < len(NUMBER_WORDS)]
     if not choices:
@@ -201,14 +256,29 @@ def wrong_count(
     return out
 
 
-def _wrong_time(value: str, rng: random.Random) -> str | None:
+def _wrong_time(value: str, rng: random.Random, others: Collection[str] = ()) -> str | None:
+    """An hour or two earlier or later, in the same half of the day ("9am" -> "10am", never
+    "12am" for "11am" nor "1pm" for "11am"), on the same side of every other time stated in
+    the sentence (a range stays a range: "between 9 and 11")."""
     m = re.match(r"(\d{1,2})(.*)$", value)
     if not m:
         return None
     hour = int(m.group(1))
     twelve = bool(re.search(r"[AaPp]\.?[Mm]", value))
-    top = 12 if twelve else 23
-    choices = [h for h in range(1 if twelve else 0, top + 1) if h != hour and abs(h - hour) <= 3]
+    if twelve and hour == 12:  # noon is mixed up with one or two; midnight is not misstated
+        choices = [] if "a" in m.group(2).lower() else [1, 2]
+    elif twelve:
+        choices = [h for h in range(1, 12) if h != hour and abs(h - hour) <= 2]
+    else:
+        choices = [h for h in range(0, 24) if h != hour and abs(h - hour) <= 2]
+    hours = []
+    for other in others:
+        o = re.match(r"(\d{1,2})", other)
+        if o and other != value and int(o.group(1)) <= 23:
+            hours.append(int(o.group(1)))
+    choices = [h for h in choices if all((h < o) == (hour < o) and h != o for o in hours)]
+    if not choices:
+        return None
     new = rng.choice(choices)
     text = str(new).zfill(len(m.group(1))) if m.group(1).startswith("0") else str(new)
     return text + m.group(2)
@@ -236,10 +306,14 @@ def _days_of(month: str, values: Collection[str]) -> list[int]:
     return days
 
 
-def _wrong_date(value: str, rng: random.Random, before: str, avoid: Collection[str]) -> str | None:
+def _wrong_date(
+    value: str, rng: random.Random, before: str, avoid: Collection[str], after: str = ""
+) -> str | None:
     low = value.lower()
     if low in _RELATIVE:
-        other = _RELATIVE[low]
+        other = _RELATIVE[low][0 if tense(before, after) == "future" else 1]
+        if other is None:
+            return None
         return other.capitalize() if value[0].isupper() else other
     weekday_named = bool(re.search(r"\b(?:" + "|".join(WEEKDAYS) + r")\s*$", before))
     iso = re.match(r"(\d{4})-(\d{2})-(\d{2})$", value)
@@ -262,16 +336,30 @@ def _wrong_date(value: str, rng: random.Random, before: str, avoid: Collection[s
 
 
 def _wrong_id(value: str, rng: random.Random) -> str | None:
-    pos = [i for i, ch in enumerate(value) if ch.isdigit()]
-    if not pos:
+    """A code typed or read wrong: in a long run of digits (an order or account number) two
+    neighbouring digits swapped or one digit after the first changed; a short run inside a
+    code of letters ("KX19 ABD", "Year 4B") carries meaning (a year, a batch), so its last
+    digit moves by one ("KX18 ABD", never "KX99 ABD"). A "0x" prefix is kept."""
+    body = 2 if value.lower().startswith("0x") else 0
+    runs = [(m.start() + body, m.end() + body) for m in re.finditer(r"\d+", value[body:])]
+    if not runs:
         return None
+    start, end = max(runs, key=lambda r: r[1] - r[0])
     chars = list(value)
-    pairs = [(a, b) for a, b in zip(pos, pos[1:], strict=False) if b == a + 1 and chars[a] != chars[b]]
+    if end - start <= 2:
+        d = int(chars[end - 1])
+        lowest = 1 if end - start == 1 else 0  # "NW1" is never "NW0"
+        near = [x for x in (d - 1, d + 1) if lowest <= x <= 9]
+        if not near:
+            return None
+        chars[end - 1] = str(rng.choice(near))
+        return "".join(chars)
+    pairs = [(a, a + 1) for a in range(start + 1, end - 1) if chars[a] != chars[a + 1]]
     if pairs and rng.random() < 0.5:
         a, b = rng.choice(pairs)
         chars[a], chars[b] = chars[b], chars[a]
     else:
-        i = rng.choice(pos)
+        i = rng.randrange(start + 1, end)
         chars[i] = rng.choice([d for d in "0123456789" if d != chars[i]])
     return "".join(chars)
 
@@ -313,14 +401,14 @@ def wrong_value(
     base = value.lower().rstrip("s")
     if base in (d.lower() for d in WEEKDAYS):
         plural = value.lower().endswith("days")
-        others = [
-            d
-            for d in WEEKDAYS
-            if d.lower() != base and d.lower() not in avoid_low and d.lower() + "s" not in avoid_low
-        ]
+        others = _other_weekdays(WEEKDAYS[[d.lower() for d in WEEKDAYS].index(base)], before, after)
+        others = [d for d in others if d.lower() not in avoid_low and d.lower() + "s" not in avoid_low]
         return same_case(value, rng.choice(others) + ("s" if plural else "")) if others else None
     if value in MONTHS:
-        return rng.choice([m for m in MONTHS if m != value and m.lower() not in avoid_low])
+        i = MONTHS.index(value)
+        near = [MONTHS[(i + k) % 12] for k in (-1, 1)]  # the month next to it
+        near = [m for m in near if m.lower() not in avoid_low]
+        return rng.choice(near) if near else None
     if place_kind(value):
         return _wrong_place(value, rng, avoid)
     group = category_of(value)
@@ -333,15 +421,11 @@ def wrong_value(
     if kind == "time" or re.fullmatch(r"\d{1,2}(?::\d{2})?\s?(?:[AaPp]\.?[Mm]\.?)?", value):
         if re.fullmatch(r"\d{1,2}", value) and kind != "time":
             return _avoiding(lambda: wrong_count(value, rng, after, before=before), avoid_low)
-        return _avoiding(lambda: _wrong_time(value, rng), avoid_low)
+        return _avoiding(lambda: _wrong_time(value, rng, avoid), avoid_low)
     if kind == "date":
-        return _avoiding(lambda: _wrong_date(value, rng, before, avoid), avoid_low)
+        return _avoiding(lambda: _wrong_date(value, rng, before, avoid, after), avoid_low)
     if kind == "id":
         return _avoiding(lambda: _wrong_id(value, rng), avoid_low)
-    if kind == "money" and rng.random() < 0.3:
-        swapped = _wrong_currency(value, rng)
-        if swapped and swapped.lower() not in avoid_low:
-            return swapped
     if kind in ("money", "number", "slot"):
         found = _avoiding(
             lambda: wrong_count(value, rng, after, money=kind == "money", before=before), avoid_low
@@ -349,7 +433,7 @@ def wrong_value(
         if found is None and re.fullmatch(r"\d{4,}", value.strip()) and not 1900 <= int(value) <= 2100:
             found = _avoiding(lambda: _wrong_id(value, rng), avoid_low)  # a zip or account number
         if found is None and kind == "slot":
-            found = _wrong_relative(value)
+            found = _wrong_relative(value, tense(before, after))
             if found is None and not _KIN_RE.search(before):
                 found = _wrong_name(value, rng, avoid_low)
         return found
@@ -357,48 +441,82 @@ def wrong_value(
 
 
 _KIN_RE = re.compile(
-    r"\b(?:wife|husband|partner|son|daughter|mum|mom|mother|dad|father|brother|sister|"
+    r"(?:\b(?:wife|husband|partner|son|daughter|mum|mom|mother|dad|father|brother|sister|"
     r"boyfriend|girlfriend|fianc[ée]e?|grandma|grandmother|grandad|grandpa|grandfather|"
-    r"child|kid|baby|aunt|uncle|niece|nephew|cousin)[\s,:]*$",
+    r"child|kid|baby|aunt|uncle|niece|nephew|cousin|friend|mate|colleague|flatmate|roommate|"
+    r"housemate|neighbour|neighbor|boss|manager|dog|cat|puppy|kitten|pet)[\s,:]*"
+    r"|\bname\s+is\s+|\b(?:named|called|I['’]m|I\s+am|this\s+is)\s+)$",
     re.I,
 )
-"""A family member named right before a name ("my wife Elena", "my mum, Maria"): nobody
-misnames their own wife, so such a name is not corrected."""
+"""A name given by someone who knows it well: a family member, friend or pet named right
+before it ("my wife Elena", "my mum, Maria", "a friend ... Her name is Priya") or the user's
+own ("My name is Tom", "I'm Tom"). Nobody misnames their own wife or friend, so such a name is
+not corrected; a name the user met once (a driver, a stylist) may be."""
 
-_CURRENCY_SIGNS = "$£€"
+_RELATIVE_PHRASES: dict[str, tuple[str | None, str | None]] = {
+    # phrase: (wrong value in a sentence about what is to come, in one about what happened)
+    "this week": ("next week", "last week"),
+    "next week": ("this week", None),
+    "this weekend": ("next weekend", "last weekend"),
+    "next weekend": ("this weekend", None),
+    "this month": ("next month", "last month"),
+    "next month": ("this month", None),
+    "this morning": ("this afternoon", "this afternoon"),
+    "this afternoon": ("this morning", "this morning"),
+    "this evening": ("tomorrow evening", "this afternoon"),
+    "tonight": ("tomorrow night", None),
+    "last week": ("earlier this week", "earlier this week"),
+    "last month": ("earlier this month", "earlier this month"),
+    "tomorrow morning": ("tomorrow afternoon", None),
+    "tomorrow afternoon": ("tomorrow morning", None),
+    "tomorrow evening": ("tomorrow afternoon", None),
+}
+"""A relative date and the one a person might say instead, by the tense of its sentence: a
+stolen phone was never stolen "tomorrow", a booking is never made for "last week"; "last week"
+is never "the week before" (before what?)."""
 
-
-def _wrong_currency(value: str, rng: random.Random) -> str | None:
-    """The same amount in another currency sign ("€45" -> "$45")."""
-    m = re.match(r"([$£€])", value)
-    if not m:
-        return None
-    return rng.choice([c for c in _CURRENCY_SIGNS if c != m.group(1)]) + value[1:]
-
-
-_RELATIVE_PHRASES = {
-    "this week": "next week",
-    "next week": "this week",
-    "this weekend": "next weekend",
-    "next weekend": "this weekend",
-    "this month": "next month",
-    "next month": "this month",
-    "this morning": "this afternoon",
-    "this afternoon": "this morning",
-    "this evening": "tomorrow evening",
-    "tonight": "tomorrow night",
-    "last week": "the week before",
-    "tomorrow morning": "tomorrow afternoon",
-    "tomorrow afternoon": "tomorrow morning",
-    "tomorrow evening": "tomorrow afternoon",
+_RELATIVE = {
+    "today": ("tomorrow", "yesterday"),
+    "tomorrow": ("today", None),
+    "tonight": ("tomorrow", None),
+    "yesterday": ("today", "today"),
 }
 
+_PAST_RE = re.compile(
+    r"\b(?:was|were|did|didn['’]?t|had|hadn['’]?t|went|left|lost|paid|bought|got|came|sent|made|"
+    r"took|told|said|broke|stole|saw|gave|forgot|missed|\w{3,}ed)\b",
+    re.I,
+)
+_FUTURE_RE = re.compile(
+    r"\b(?:will|['’]ll|going to|gonna|want|wanna|need|needs|would|['’]d like|can|could|please|"
+    r"book|move|schedule|reserve|plan|planning|next|tomorrow|coming)\b",
+    re.I,
+)
 
-def _wrong_relative(value: str) -> str | None:
-    """A relative date the other way ("next week" -> "this week"), keeping the case."""
-    for phrase, other in _RELATIVE_PHRASES.items():
+
+def sentence_around(before: str, after: str) -> str:
+    """The sentence of the prompt holding the value between ``before`` and ``after``."""
+    start = max(before.rfind(". "), before.rfind("? "), before.rfind("! "), -1) + 1
+    ends = [i for i in (after.find(". "), after.find("? "), after.find("! ")) if i >= 0]
+    return before[start:] + " … " + after[: min(ends) + 1 if ends else len(after)]
+
+
+def tense(before: str, after: str) -> str:
+    """``past`` for a sentence about what happened (a past verb, nothing pointing ahead:
+    "my phone was stolen last week"), else ``future``."""
+    sentence = sentence_around(before, after)
+    return "past" if _PAST_RE.search(sentence) and not _FUTURE_RE.search(sentence) else "future"
+
+
+def _wrong_relative(value: str, when: str = "future") -> str | None:
+    """A relative date the other way ("next week" -> "this week"), keeping the case and the
+    tense of the sentence; None when no other one fits it."""
+    for phrase, ways in _RELATIVE_PHRASES.items():
         m = re.search(rf"\b{phrase}\b", value, re.I)
         if m:
+            other = ways[0 if when == "future" else 1]
+            if other is None:
+                return None
             new = match_first_case(m.group(), other)
             return value[: m.start()] + new + value[m.end() :]
     return None
@@ -423,10 +541,29 @@ def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | No
     if group is None:
         return None
     pool = [n for n in group if n.lower() != first and n.lower() not in avoid_low]
-    close = [n for n in pool if n[0].lower() == first[0]]
-    other = rng.choice(close or pool)
+    # a name mixed up with one that sounds alike ("Marco"/"Mario", "Tom"/"Tomas"), never
+    # one that only shares an initial ("Marco"/"Michael")
+    close = [n for n in pool if n[:2].lower() == first[:2]]
+    if not close:
+        return None
+    other = rng.choice(close)
     other = other.lower() if m.group(1).islower() else other
     return value[: m.start(1)] + other + value[m.end(1) :]
+
+
+def _other_weekdays(day: str, before: str, after: str) -> list[str]:
+    """The weekdays a person could say instead of ``day``: one or two days away and of the
+    same kind (a working day for a working day -- nobody misses school on a Saturday -- and
+    Saturday for Sunday), on the same side of every other weekday of its sentence (a range
+    "from Monday to Thursday" stays a range)."""
+    i = WEEKDAYS.index(day)
+    weekend = i >= 5
+    out = [WEEKDAYS[j] for j in range(7) if j != i and (j >= 5) == weekend and abs(j - i) <= 2]
+    sentence = sentence_around(before, after)
+    stated = [WEEKDAYS.index(w) for w in WEEKDAYS if re.search(rf"\b{w}", sentence) and w != day]
+    return [
+        w for w in out if all((WEEKDAYS.index(w) < o) == (i < o) and WEEKDAYS.index(w) != o for o in stated)
+    ]
 
 
 def _avoiding(make: Callable[[], str | None], avoid_low: set[str]) -> str | None:

@@ -2,10 +2,11 @@
 
 A slot is *correctable* when a plausible wrong value of the same type can be made (see
 :mod:`._wrong`): a weekday, a month, a date, a relative date ("next week" / "this week"), a
-time, money (another amount, or the same amount in another currency sign), a count, an ID, a
-code of a known group (LHR/LGW, USD/EUR), a person's first name from the shipped list, a
-city/country (from the same region; not one that locates a landmark, "near Times Square in
-New York") or a value of a known category (seat class, room type, ...). A multi-word declared
+time, money (another amount in the same currency), a count, an ID, a code of a known group
+(LHR/LGW, USD/EUR), a person's first name from the shipped list that sounds like another, a
+city/country (a nearby city of the same country, a neighbouring country; not one that locates
+a landmark, "near Times Square in New York") or a value of a known category (seat class,
+room type, ...). A multi-word declared
 slot ("Thursday next week", "Toronto, Ontario") is corrected through a value detected inside
 it, the whole slot restated. Declared slots are used first; without declared slots, detected
 values of those types are used (recorded as ``detected:<kind>``). The canonical value is never
@@ -23,9 +24,9 @@ stated value is always the canonical one:
 
 The dashed phrasings are not used in a sentence that already has a dash. A value after an
 article is restated with it ("a family of five... actually make that a family of four"), the
-first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat"). Several
-corrections are made only in clauses that are not next to each other (a clause ends at , ; :
-— or a sentence end), so two corrections never stack into something that reads like a route.
+first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat"). A message of
+one sentence or of twenty words or fewer gets one correction; a longer chat message at most
+two, in different sentences and with different phrasings.
 
 ε = words added by the corrections ÷ words of the canonical prompt (capped at 1; 0 when no
 correction is stated): how much superseded material the agent has to discard. The generator
@@ -82,6 +83,11 @@ repeats: "a family of five... actually make that a family of four")."""
 
 DASHED = frozenset({"dash_sorry", "scratch"})
 """Phrasings with a dash: not used in a sentence that already has one."""
+SHORT = frozenset({"no", "i_mean", "no_wait", "lower_i_mean", "lower_no_wait"})
+"""Phrasings short enough to sit inside a question between its verb and its subject."""
+_QUESTION_HEAD_RE = re.compile(
+    r"^\W*(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(?:\w+\s+)?$", re.I
+)
 _ARTICLE_RE = re.compile(r"(?<![\w'’])(a|an|the|my|our|your|his|her|their)\s+$", re.I)
 _HAS_DASH_RE = re.compile(r"[—–]|\s-\s")
 
@@ -164,7 +170,7 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
         avoid=ctx.protected,
     )
     if whole is not None or span.kind != "slot":
-        return whole
+        return None if whole is None else _cut_at_comma(whole, span.text)
     # a multi-word declared slot ("Thursday next week", "Toronto, Ontario"): correct a value
     # detected inside it and restate the whole slot ("Wednesday next week, I mean Thursday
     # next week")
@@ -184,8 +190,22 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
             avoid=ctx.protected,
         )
         if wrong is not None:
-            return span.text[: part.start] + wrong + span.text[part.end :]
+            # restated up to the comma that ends the part ("19 Harbour Lane, I mean 17 Harbour
+            # Lane, Cork", "Ottawa, I mean Toronto, Ontario"): the whole slot with its comma
+            # before a correction phrase reads as a garbled comma chain
+            return _cut_at_comma(span.text[: part.start] + wrong + span.text[part.end :], span.text)
     return None
+
+
+def _cut_at_comma(wrong: str, value: str) -> str:
+    """``wrong`` restated only up to the comma that ends the changed part when the rest is the
+    same as the value's ("19 Harbour Lane, I mean 17 Harbour Lane, Cork", "Ottawa, I mean
+    Toronto, Ontario"): the whole slot with its comma before a correction phrase reads as a
+    garbled comma chain."""
+    head, sep, tail = wrong.partition(", ")  # a list comma, never a thousands one ("8,500")
+    if sep and value.endswith(sep + tail) and head != value[: -len(sep + tail)]:
+        return head
+    return wrong
 
 
 _PART_KINDS = frozenset({"weekday", "month", "date", "time", "money", "number", "id", "place"})
@@ -225,11 +245,11 @@ def _tier(ctx: TaskContext, span: Span) -> int:
 
 
 def _apart(ctx: TaskContext, a: Span, b: Span) -> bool:
-    """Two corrections may share a variant: different sentences, or clauses of one sentence
-    with at least one clause between them."""
-    sa, ca, _, _ = _clause_of(ctx, _masked_pos(ctx, a))
-    sb, cb, _, _ = _clause_of(ctx, _masked_pos(ctx, b))
-    return sa != sb or abs(ca - cb) >= 2
+    """Two corrections may share a variant only in different sentences: two slips in one
+    sentence read like someone who cannot type, and two in neighbouring clauses like a route."""
+    sa, _, _, _ = _clause_of(ctx, _masked_pos(ctx, a))
+    sb, _, _, _ = _clause_of(ctx, _masked_pos(ctx, b))
+    return sa != sb
 
 
 def _picks(ctx: TaskContext, slots: list[tuple[str, Span]], k: int, rng: random.Random) -> list[int]:
@@ -258,15 +278,17 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         )
     base = max(1, len(words(ctx.prompt)))
     lower = not re.search(r"[A-Z]", _unprotected(ctx))
-    # a short message holds one correction, a chat message of a few sentences two at most
-    most = 1 if base <= 10 else 2 if base <= 30 else len(slots)
+    # a short message holds one correction; a chat message of several sentences two at most,
+    # in different sentences (more reads like a person who cannot type)
+    sentences = len(sentence_spans(ctx.masked))
+    most = 1 if base <= 20 or sentences < 2 else 2
     # Draw plans (which slots, which wrong values, which phrasings) and keep the one whose
     # ε (added words / canonical words) is nearest the level; the draw order breaks ties.
     best: tuple[float, int, list[tuple[int, str, str]]] | None = None
     for trial in range(16):
         k = 1 + int(rng.random() * min(most, len(slots))) if trial else 1
         picked = _picks(ctx, slots, k, rng)
-        plan = []
+        plan: list[tuple[int, str, str]] = []
         for i in picked:
             wrong = _wrong_for(ctx, slots[i][1], rng)
             if wrong is None:
@@ -275,6 +297,12 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             names = sorted(LOWER_PHRASINGS if lower else PHRASINGS)
             if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
                 names = [n for n in names if n not in DASHED]
+            if _QUESTION_HEAD_RE.search(_sentence_before(ctx, slots[i][1])):
+                # the subject of a short question ("Is Sofia available?"): a long phrase
+                # would split it, so only a short one
+                names = [n for n in names if n in SHORT]
+            # a person does not correct themselves twice with the same words
+            names = [n for n in names if n not in {p for _, _, p in plan}]
             plan.append((i, wrong, rng.choice(names)))
         if not plan:
             continue
@@ -319,14 +347,27 @@ def _unprotected(ctx: TaskContext) -> str:
     return re.sub("[\ue000-\uf8ff]", " ", ctx.masked)
 
 
+def _sentence_before(ctx: TaskContext, span: Span) -> str:
+    """The text of the span's sentence before the span."""
+    at = _masked_pos(ctx, span)
+    start = next((a for a, b in sentence_spans(ctx.masked) if a <= at < b), 0)
+    return ctx.masked[start:at]
+
+
 def _sentence_at(ctx: TaskContext, span: Span) -> str:
     at = _masked_pos(ctx, span)
     return next((ctx.masked[a:b] for a, b in sentence_spans(ctx.masked) if a <= at < b), "")
 
 
 def _vowel_sound(text: str) -> bool:
-    """Whether ``text`` takes "an": it starts with a vowel letter or an 8/11/18 number."""
+    """Whether ``text`` takes "an": it starts with a vowel sound -- a vowel letter but not
+    "one"/"once"/"uni"/"use"/"eu" ("a one-bedroom flat"), "hour"/"honest", or an 8/11/18
+    number."""
     low = text.lower()
+    if re.match(r"(?:one\b|one-|once|uni|use|usu|eu)", low):
+        return False
+    if re.match(r"(?:hour|honest|honour|honor)", low):
+        return True
     return low[:1] in ("a", "e", "i", "o") or re.match(r"(?:8|11|18)(?!\d)", low) is not None
 
 
