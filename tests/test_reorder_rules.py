@@ -177,6 +177,42 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
             {"day": "Sundays"},
             {"Is the sauna open? On Sundays, I'm free."},
         ),
+        # round four: a verbless label and identifier ("Customer ref X.") goes anywhere, as
+        # "My customer ref is X." does
+        (
+            "We have to cancel the two boiler services because we're moving. Customer ref CT-4410. "
+            "Will the deposit be returned?",
+            {"ref": "CT-4410"},
+            {
+                "Customer ref CT-4410. We have to cancel the two boiler services because we're moving. "
+                "Will the deposit be returned?",
+                "We have to cancel the two boiler services because we're moving. Will the deposit be "
+                "returned? Customer ref CT-4410.",
+            },
+        ),
+        # two phrases opening with the same word never land side by side in a new order
+        # ("switch my plan from next week from 10 GB ...")
+        (
+            "please switch my plan from 10 GB to 20 GB of data from next week",
+            {"a": "10 GB", "b": "20 GB", "day": "next week"},
+            set(),
+        ),
+        # a subject and a bare verb never open with their time ("On Monday the 3rd, we leave.")
+        (
+            "Please leave the keys with Tom. We leave on Monday the 3rd. Thanks!",
+            {"name": "Tom", "day": "Monday the 3rd"},
+            {"We leave on Monday the 3rd. Please leave the keys with Tom. Thanks!"},
+        ),
+        # after a stated subject a place in the head is the verb's: the time may open
+        (
+            "My bike was stolen at the station on Monday. Can you send a claim form?",
+            {"day": "Monday"},
+            {
+                "Can you send a claim form? My bike was stolen at the station on Monday.",
+                "Can you send a claim form? On Monday, my bike was stolen at the station.",
+                "On Monday, my bike was stolen at the station. Can you send a claim form?",
+            },
+        ),
     ],
 )
 def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], expected: set[str]) -> None:

@@ -653,6 +653,7 @@ into the spin class on Wednesday"), and fronted it reads as the time of the arra
 Wednesday, book me ..."), so a clause with one of them never opens with its time."""
 
 
+_COPULAS = frozenset("i'm i’m we're we’re am is are was were".split())
 _REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
 
 
@@ -668,9 +669,15 @@ def _one_verb_head(clause: Clause) -> bool:
     longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
     if len(tokens) > longest or len(clause.phrases) > 2:
         return False
+    # a subject and a bare verb do not open with a time ("On Friday, we arrive.", "On 31 March,
+    # my contract ends."); a state does ("On Sundays, I'm free.")
+    if longest == 9 and len(tokens) < 4 and not any(_plain(t) in _COPULAS for t in tokens):
+        return False
     # after a stated subject "with" is the verb's ("I paid $312 with PayPal"); in an order it
     # may open a noun's phrase ("an SUV with pickup")
-    blockers = _HEAD_BLOCKERS - {"with"} if longest == 9 else _HEAD_BLOCKERS
+    # and so is a place ("My card stopped working at the front door this morning" -> "This
+    # morning, my card stopped working at the front door")
+    blockers = _HEAD_BLOCKERS - {"with", "at", "in", "near"} if longest == 9 else _HEAD_BLOCKERS
     if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
     if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
@@ -773,6 +780,8 @@ def units_of(
             _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
         )
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
+        if not unit.after and not unit.refers_back and _holds(group[0], codes) and _id_fragment(group[0]):
+            statement = True  # "Student number MS-2287." states an identifier like "... is X"
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
         unit.free = statement and _first_word(group[0]) != "the" and _holds(group[0], codes)
@@ -986,9 +995,21 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
                 else:
                     rng.shuffle(new)
                 fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i]))]
-                if fixed == sorted(fixed):  # only time and budget phrases pass the others
+                if fixed == sorted(fixed) and not _same_opener(clause.phrases, new):
+                    # only time and budget phrases pass the others
                     order.phrases[ui][ci] = new
     return order
+
+
+def _same_opener(phrases: list[str], new: list[int]) -> bool:
+    """True when the new order puts two phrases that open with the same word side by side in
+    an order they did not have ("switch from next month from 30 minute to 45 minute lessons");
+    "for" may repeat ("a cake for 12 people for Friday at 10 am")."""
+    for a, b in zip(new, new[1:]):
+        first = _first_word(phrases[a])
+        if b != a + 1 and first != "for" and first == _first_word(phrases[b]):
+            return True
+    return False
 
 
 _VALUE_STATEMENT_RE = re.compile(
@@ -1008,6 +1029,20 @@ def _value_statement(sentence: str) -> bool:
     if not _VALUE_STATEMENT_RE.fullmatch(body) or len(_TOKEN_RE.findall(body)) > 12:
         return False
     return not any(_plain(t) in _STATEMENT_STOP for t in _TOKEN_RE.findall(body))
+
+
+_ID_FRAGMENT_RE = re.compile(
+    r"(?:(?:my|our|the)\s+)?(?:[a-z][\w'’-]*\s+){0,2}(?:number|no|ref|reference|id|code)[.:#]?\s*[\ue000-\uf8ff]+",
+    re.I,
+)
+
+
+def _id_fragment(sentence: str) -> bool:
+    """A verbless sentence that is only a label ending in an identifier noun and the value it
+    labels ("Student number MS-2287.", "Booking ref LK-204.", "Order no. 5521."): it states an
+    identifier as "My order number is X." does."""
+    body = re.sub(r"[.!]+[\"'”’)]*$", "", sentence.strip())
+    return bool(_ID_FRAGMENT_RE.fullmatch(body))
 
 
 _CONTEXT_WORDS = frozenset(
