@@ -1005,7 +1005,7 @@ def _same_opener(phrases: list[str], new: list[int]) -> bool:
     """True when the new order puts two phrases that open with the same word side by side in
     an order they did not have ("switch from next month from 30 minute to 45 minute lessons");
     "for" may repeat ("a cake for 12 people for Friday at 10 am")."""
-    for a, b in zip(new, new[1:]):
+    for a, b in zip(new, new[1:], strict=False):
         first = _first_word(phrases[a])
         if b != a + 1 and first != "for" and first == _first_word(phrases[b]):
             return True
