@@ -203,6 +203,12 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
             {"name": "Tom", "day": "Monday the 3rd"},
             {"We leave on Monday the 3rd. Please leave the keys with Tom. Thanks!"},
         ),
+        # "in <month>" is a time phrase: it may open a statement with a stated subject
+        (
+            "I paid my water bill of £48 twice in March. Could you refund the extra payment?",
+            {"amt": "£48", "month": "March"},
+            {"In March, I paid my water bill of £48 twice. Could you refund the extra payment?"},
+        ),
         # after a stated subject a place in the head is the verb's: the time may open
         (
             "My bike was stolen at the station on Monday. Can you send a claim form?",

@@ -729,7 +729,7 @@ _QUESTION_WORDS = frozenset(
     "would will should shall may might have has am".split()
 )
 _TIME_OPENERS = frozenset(
-    "on at by this next tomorrow tonight today every before after until starting from".split()
+    "on at by in this next tomorrow tonight today every before after until starting from".split()
 )
 
 
