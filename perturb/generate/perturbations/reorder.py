@@ -1057,6 +1057,9 @@ _FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|not
 _FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
+_REMEDY_WORDS = frozenset("replacement replaced back compensation compensated".split())
+"""A remedy ("I'd like a replacement or my $65 back") presupposes the problem told before it:
+such a sentence never moves in front of it."""
 _FACT_STOP = frozenset("could would can will should might may must but because so".split())
 """A modal ("I could move in on ..."), a contrast ("... but I have to drop out") or a
 consequence ("..., so a school nearby matters") leans on the text around it."""
@@ -1107,7 +1110,7 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
         return False
     for k, tok in enumerate(tokens):
         low = _plain(tok)
-        if low in _CONTEXT_WORDS or low in _FACT_STOP:
+        if low in _CONTEXT_WORDS or low in _FACT_STOP or low in _REMEDY_WORDS:
             return False
         if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
             return False
