@@ -1352,3 +1352,16 @@ def test_self_correction_inside_a_multi_word_slot_and_a_short_question() -> None
     cost = _task("It cost ¥8,500 and arrived broken.", cost="¥8,500")
     for seed in range(20):
         assert re.fullmatch(r"¥\d,\d00", gen(cost, "self_correction", 0.3, seed).details["wrong"])
+
+
+def test_self_correction_ranges_small_counts_and_spelling_variants() -> None:
+    def seen(value: str, kind: str, avoid: tuple[str, ...] = ()) -> set[str | None]:
+        return {wrong_value(value, kind, random.Random(s), avoid=avoid) for s in range(40)}
+
+    # "between 4 and 4 pm" and "from 12 to 12 August" were possible
+    assert seen("between 2 and 4 pm", "slot") == {"between 1 and 4 pm", "between 3 and 4 pm"}
+    assert all(w and 12 < int(w.split()[0]) for w in seen("15 August", "date", ("12", "15 August")))
+    # a small count is a count, not a round figure: "a size 10" is never "a size 15"
+    assert seen("size 10", "slot") == {"size 8", "size 9", "size 11", "size 12"}
+    # a spelling variant is a typo fix, not another person
+    assert "Ana Schmidt" not in seen("Anna Schmidt", "slot")
