@@ -1365,3 +1365,17 @@ def test_self_correction_ranges_small_counts_and_spelling_variants() -> None:
     assert seen("size 10", "slot") == {"size 8", "size 9", "size 11", "size 12"}
     # a spelling variant is a typo fix, not another person
     assert "Ana Schmidt" not in seen("Anna Schmidt", "slot")
+
+
+def test_self_correction_inside_a_noun_phrase_uses_a_short_phrase() -> None:
+    # "Send a 2 kg, sorry, my mistake, I meant a 3 kg box" splits the noun phrase
+    box = _task("Send a 3 kg box to Vienna, the cheapest option please.", weight="3 kg")
+    for seed in range(20):
+        v = gen(box, "self_correction", 0.5, seed)
+        assert v.details["phrasing"] in ("no", "i_mean", "no_wait"), v.text
+    # a value that ends its phrase keeps every phrasing
+    seen = {
+        gen(_task("Send it to me on Friday.", day="Friday"), "self_correction", 1.0, s).details["phrasing"]
+        for s in range(30)
+    }
+    assert "my_mistake" in seen or "oops" in seen
