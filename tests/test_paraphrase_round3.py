@@ -4,6 +4,7 @@ lower-case messages that drop their subject (prompts written here, not from any 
 from __future__ import annotations
 
 import random
+import re
 
 from perturb.generate.perturbations import paraphrase
 from perturb.generate.perturbations._phrases import phrase_ops
@@ -129,3 +130,19 @@ def test_a_lower_case_message_that_writes_i_keeps_it_lower_case() -> None:
 def test_a_lower_case_one_line_order_gets_no_i_want_you_to() -> None:
     got = variants("set the heating to 20 degrees at 6 am", {"t": "20 degrees", "h": "6 am"})
     assert got and not any(" you to " in t for t in got), got
+
+
+def test_a_plain_framing_swap_comes_with_one_that_changes_the_mood() -> None:
+    got = variants("I need to register my new address. The flat is 3B.", {"flat": "3B"})
+    assert {
+        "Could you help me register my new address? The flat is 3B.",
+        "Can you help me register my new address? The flat is 3B.",
+    } & set(got), got
+
+
+def test_a_greeting_comma_is_not_a_clause_break_and_please_could_you_asks() -> None:
+    got = variants("Hello, I'd like a quote for a new boiler. It is 20 years old.")
+    assert got and not any(t.startswith(("Hello?", "Hi?")) for t in got), got
+    assert all(t.endswith("?") or "?" in t for t in got if t.lower().startswith("please could you")), got
+    for t in variants("can you renew my parking permit before monday", {"d": "monday"}):
+        assert t[0].islower() or re.match(r"I\b", t), t  # no capital but "I" in a lower-case message

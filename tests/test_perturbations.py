@@ -139,7 +139,7 @@ def test_paraphrase_rewrites_framing_and_words_keeping_values() -> None:
         seen.update(v.details["rules"])
         eps = measure_epsilon(FLIGHT, "paraphrase", v.text)
         assert eps > 0
-    assert "framing" in seen and "word:under" in seen
+    assert any(r.startswith("framing") for r in seen) and "word:under" in seen
     # "under £300" is "below £300", never "less than £300" right after a noun
     assert "less than" not in " ".join(gen(FLIGHT, "paraphrase", 0.3, s).text for s in range(12))
 
@@ -292,12 +292,18 @@ def test_reorder_after_a_greeting_capitalises_every_moved_sentence() -> None:
         expected="ok",
         grader="exact",
     )  # type: ignore[arg-type]
-    texts = {gen(task, "reorder", lv, seed).text for lv in (0.1, 0.3, 0.5) for seed in range(6)}
-    assert (
+    texts = set()
+    for lv in (0.1, 0.3, 0.5):
+        for seed in range(6):
+            try:
+                texts.add(gen(task, "reorder", lv, seed).text)
+            except SkipGeneration:  # the one move is too large for level 0.1
+                assert lv == 0.1
+    # the ID never lands between "it" and the payslip it refers to ("... 18. My employee ID is
+    # E-20931. Can someone check it?" makes "it" the ID)
+    assert texts == {
         "Hi, my employee ID is E-20931. My payslip shows 32 hours but I only worked 18. Can someone check it?"
-        in texts
-    )
-    assert not any(re.search(r"[.?] [a-z]", t) for t in texts)
+    }
 
 
 # --------------------------------------------------------------------------- distractor

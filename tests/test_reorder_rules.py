@@ -37,12 +37,16 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
         (
             "The parcel never came. I paid $20 with Visa on Tuesday. Please refund me.",
             {"amount": "$20", "day": "Tuesday"},
+            # after a stated subject, "with Visa" is the verb's: the day may open the sentence
             {
                 "I paid $20 with Visa on Tuesday. Please refund me. The parcel never came.",
                 "I paid $20 with Visa on Tuesday. The parcel never came. Please refund me.",
-                "Please refund me. I paid $20 with Visa on Tuesday. The parcel never came.",
+                "On Tuesday, I paid $20 with Visa. The parcel never came. Please refund me.",
                 "Please refund me. The parcel never came. I paid $20 with Visa on Tuesday.",
+                "Please refund me. The parcel never came. On Tuesday, I paid $20 with Visa.",
+                "The parcel never came. On Tuesday, I paid $20 with Visa. Please refund me.",
                 "The parcel never came. Please refund me. I paid $20 with Visa on Tuesday.",
+                "The parcel never came. Please refund me. On Tuesday, I paid $20 with Visa.",
             },
         ),
         # a request with "the <noun>" leans on the story before it: nothing moves
@@ -84,18 +88,31 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
         ),
         # a time opens an order whose head is one verb and its object
         ("Call my sister at 6 pm", {"time": "6 pm"}, {"At 6 pm, call my sister"}),
+        # a lower-case order keeps its case when its time opens it
+        ("call my sister at 6 pm", {"time": "6 pm"}, {"at 6 pm, call my sister"}),
+        # a budget passes a place like a time does; a place never passes "for 2 people"
+        (
+            "Find a hotel room in Porto for 2 people under €90 a night",
+            {"city": "Porto", "qty": "2 people", "budget": "€90"},
+            {
+                "Find a hotel room in Porto under €90 a night for 2 people",
+                "Find a hotel room under €90 a night in Porto for 2 people",
+            },
+        ),
         # ... but never after a verb that arranges something: only the phrases swap
         (
             "Book a table for 4 at 7pm tomorrow",
             {"qty": "4", "time": "7pm", "day": "tomorrow"},
             {"Book a table at 7pm tomorrow for 4"},
         ),
-        # a place after "for the <noun>" is that noun's and moves with it; the date never
-        # opens the sentence after "for the ..." (it may be the festival's)
+        # a place after a noun a preposition opened is that noun's and moves with it
         (
-            "Get me 2 seats for the Jazz Festival in Leeds on 5 June",
-            {"qty": "2", "event": "Jazz Festival", "city": "Leeds", "date": "5 June"},
-            {"Get me 2 seats on 5 June for the Jazz Festival in Leeds"},
+            "Send a van from Gate 4 at Leeds station for 6 people on 5 June",
+            {"gate": "Gate 4", "city": "Leeds", "qty": "6 people", "date": "5 June"},
+            {
+                "Send a van from Gate 4 at Leeds station on 5 June for 6 people",
+                "Send a van on 5 June from Gate 4 at Leeds station for 6 people",
+            },
         ),
         # only the time moves past the other phrases; "for Friday at 10 am" is one phrase
         (
@@ -169,13 +186,20 @@ def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], e
 @pytest.mark.parametrize(
     ("prompt", "slots"),
     [
-        # a lower-case message keeps its style: no "at 6 pm, ..." opener
-        ("call my sister at 6 pm", {"time": "6 pm"}),
+        # no time opens the first sentence right after a greeting ("hi at 6 pm, call ...")
+        ("hi call my sister at 6 pm", {"time": "6 pm"}),
         # a modal head: the date may be the permit's, not the need's
         ("I need to renew my permit on 3 July", {"date": "3 July"}),
         # "He's" refers back: the sentence stays glued behind the one it follows (only the
         # question may open the message, tested above); "he's" alone cannot move
         ("My cat Tom is sick. He's 3 years old.", {"name": "Tom", "age": "3 years old"}),
+        # "for the <noun>" right after the head completes it: nothing comes between them
+        # ("2 seats on 5 June for the Jazz Festival" splits the noun phrase), and the date
+        # never opens the sentence (it may be the festival's)
+        (
+            "Get me 2 seats for the Jazz Festival in Leeds on 5 June",
+            {"qty": "2", "event": "Jazz Festival", "city": "Leeds", "date": "5 June"},
+        ),
         # a date clause never opens an order that arranges something
         (
             "Schedule a delivery to 9 Mill Road, postcode LS2 7EW, on Friday.",

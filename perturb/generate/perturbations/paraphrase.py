@@ -104,7 +104,10 @@ def _framing_groups() -> list[tuple[str, list[str]]]:
 
 
 def _is_question(prefix: str) -> bool:
-    return prefix.split(" ", 1)[0].lower() in {"could", "can", "would", "will"}
+    words = prefix.lower().split()
+    if words[:1] == ["please"]:  # "Please could you X?" asks too
+        words = words[1:]
+    return words[:1] in (["could"], ["can"], ["would"], ["will"])
 
 
 def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
@@ -153,17 +156,42 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         if nxt in d["self_verbs"] and not (group == "agent" and object_me):
             other = d["self_framings"] if group == "agent" else d["agent_framings"]
             choices += [p for p in other if p.lower() != prefix.lower()]
+        if group == "self" and nxt in d["action_verbs"] and not object_me:
+            # "I need to file a claim" -> "Could you help me file a claim?": the user still acts
+            choices += d["help_framings"]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
-    if message_style(masked) == "spoken" or (_lower_style(masked) and len(sentence_spans(masked)) == 1):
+    if _one_line_order(masked):
         # "I want you to set a timer" is no one's speech, nor a one-line text message
         choices = [p for p in choices if not p.lower().endswith(" you to ")]
-    tail = trailing_clause(sentence)
+    tail = trailing_clause(body)  # after the greeting: "Hello, I'd like ..." is one clause
+    if tail:
+        tail = (tail[0] + g_end, tail[1] + g_end)
     if tail and sentence.endswith("?"):
         return []  # "Could you X, I need it?": which part asks is unclear; leave it
     if not choices:
         return []
-    new_prefix = rng.choice(choices)
+    picks = [rng.choice(choices)]
+    moody = [p for p in choices if _mood(prefix, group) != _mood(p, "noun" if group == "noun" else "")]
+    if moody and picks[0] not in moody:
+        # a plain framing swap is trivial alone: also offer one that changes the mood
+        picks.append(rng.choice(moody))
+    return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
+
+
+def _framing_op(
+    masked: str,
+    start: int,
+    end: int,
+    g_end: int,
+    prefix: str,
+    group: str,
+    rest: str,
+    tail: tuple[int, int] | None,
+    new_prefix: str,
+) -> Op:
+    """The edits that put ``new_prefix`` in place of the sentence's framing ``prefix``."""
+    sentence = masked[start:end]
     at_start = g_end == 0
     new_text = new_prefix
     lower_style = _lower_style(masked)
@@ -171,7 +199,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         new_text = new_text[0].lower() + new_text[1:]
     verb = rest[0]
     if new_prefix == "":
-        verb = verb.upper() if at_start else verb.lower()
+        verb = verb.upper() if at_start and not lower_style else verb.lower()
     else:
         verb = verb if re.match(r"I\b", rest) else verb.lower()
         if not at_start and not re.match(r"I\b", new_text):
@@ -189,7 +217,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
             edits.append((end - 1, end, want))
     # a change of mood (an order asked as a question, a request stated as a need) is a real
     # rewording; "Could you" for "Can you" is not
-    return [("framing:mood" if mood else "framing", edits)]
+    return ("framing:mood" if mood else "framing", edits)
 
 
 _DROPPED_RE = re.compile(r"(?P<lead>need to|want to|wanna|gotta|need|want) (?P<next>[a-z']+)")
@@ -264,6 +292,19 @@ def _mood(prefix: str, group: str) -> str:
     return "statement"
 
 
+@functools.lru_cache(maxsize=8)
+def _one_line_order(masked: str) -> bool:
+    """A voice command or a one-line lower-case text (computed once per prompt: the framing
+    rule asks for every sentence, and the prompt may be long)."""
+    return message_style(masked) == "spoken" or (_lower_style(masked) and len(sentence_spans(masked)) == 1)
+
+
+@functools.lru_cache(maxsize=8)
+def _writes_lower_i(masked: str) -> bool:
+    """The message writes "i" for "I" (once per prompt)."""
+    return re.search(r"(?<![\w'])i(?![\w])", masked) is not None
+
+
 def _lower_style(masked: str) -> bool:
     """The user writes in lower case (no capital at the start of the message)."""
     m = re.search(r"[A-Za-z]", masked)
@@ -309,7 +350,7 @@ def question_ops(
     lead, stop = rng.choice(list(leads))
     if lower:
         lead = lead[0].lower() + lead[1:] if not re.match(r"I\b", lead) else lead
-        if re.match(r"I\b", lead) and re.search(r"(?<![\w'])i(?![\w])", masked):
+        if re.match(r"I\b", lead) and _writes_lower_i(masked):
             lead = "i" + lead[1:]  # "i'd like to know ..." in a message that writes "i"
     if not sentence.endswith("?"):
         stop = ""

@@ -324,6 +324,8 @@ class Unit:
     TK-300418."): it may go anywhere among the sentences. Other value statements ("The
     reference is PR-448211.", "My budget is around €300.") only move behind the sentences
     after them (``later``): opening the message, they come before what they belong to."""
+    statement: bool = False
+    """A value statement (identifier or not)."""
     later: bool = False
     """A self-contained first-person remark without a value that is not the first sentence
     ("I've attached photos.", "I'm having knee surgery and can't train."): it may move behind
@@ -396,6 +398,9 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         before = phrases[-1] if phrases else head_tokens
         if (
             not _valued(g)
+            # "tickets for the concert": a "for the" phrase right after the head completes its
+            # noun; nothing may come between them
+            or (not phrases and _plain(g[0]) == "for" and len(g) > 1 and _plain(g[1]) == "the")
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
         ):
@@ -468,6 +473,18 @@ def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
         elif _plain(t) not in ("the", "a", "this", "next", "every"):
             return False
     return has_time
+
+
+_BUDGET_OPENERS = frozenset("under below over above within around max maximum".split())
+
+
+def _budget(phrase: str) -> bool:
+    """A budget phrase ("under £1,100 a month", "for less than $40"): like a time, it states a
+    limit of the whole request and attaches to no noun, so it may pass a place phrase."""
+    low = phrase.lower()
+    return _first_word(low) in _BUDGET_OPENERS or low.startswith(
+        ("for less than", "for under", "for no more")
+    )
 
 
 def _has_time(tokens: list[str], timeish: frozenset[str]) -> bool:
@@ -644,7 +661,10 @@ def _one_verb_head(clause: Clause) -> bool:
     longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
     if len(tokens) > longest or len(clause.phrases) > 2:
         return False
-    if any(_plain(t) in _HEAD_BLOCKERS or _plain(t).endswith(("'d", "’d")) for t in tokens):
+    # after a stated subject "with" is the verb's ("I paid $312 with PayPal"); in an order it
+    # may open a noun's phrase ("an SUV with pickup")
+    blockers = _HEAD_BLOCKERS - {"with"} if longest == 9 else _HEAD_BLOCKERS
+    if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
     if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
         return False
@@ -749,6 +769,8 @@ def units_of(
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
         unit.free = statement and _first_word(group[0]) != "the" and _holds(group[0], codes)
+        unit.statement = statement
+        remark = not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False)
         unit.earlier = (
             k > 0
             and not statement
@@ -757,13 +779,7 @@ def units_of(
             and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
         )
         unit.later = (
-            0 < k < len(groups) - 1
-            and not unit.free
-            and not unit.refers_back
-            and (
-                statement
-                or (not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False))
-            )
+            0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
         units.append(unit)
     return units
@@ -778,11 +794,14 @@ def _holds(text: str, sentinels: frozenset[str]) -> bool:
 
 
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
-    """True when every unit that refers back still follows every unit it followed."""
+    """True when every unit that refers back still follows every unit it followed, and no unit
+    that followed it now stands right before it ("... I only worked 18. My employee ID is
+    E-20931. Can someone check it?" makes "it" the ID)."""
     seen = [False] * (len(units) + 1)
     lowest_unseen = 0
-    for u in unit_order:
-        if units[u].refers_back and lowest_unseen < u:
+    for k, u in enumerate(unit_order):
+        before = unit_order[k - 1] if k > 0 else -1
+        if units[u].refers_back and (lowest_unseen < u or before > u):
             return False
         seen[u] = True
         while seen[lowest_unseen]:
@@ -959,8 +978,8 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
                     new.insert(j, new.pop(i))
                 else:
                     rng.shuffle(new)
-                fixed = [i for i in new if not clause.timed[i]]
-                if fixed == sorted(fixed):  # only time phrases pass the others
+                fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i]))]
+                if fixed == sorted(fixed):  # only time and budget phrases pass the others
                     order.phrases[ui][ci] = new
     return order
 
@@ -992,7 +1011,7 @@ _CONTEXT_WORDS = frozenset(
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
-_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our)\b", re.I)
+_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
 _FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
@@ -1136,8 +1155,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
     lower = (head.strip() or body)[:1].islower()
-    # a lower-case message keeps its style: no phrase opens it with a comma
-    fronting = not lower
+    # reviewers read "at 7 am, set the thermostat to 21 degrees" as natural: a lower-case
+    # order may open with its time (kept lower case); a lower-case question may not (above)
+    fronting = True
     movable = (
         any(u.free or u.earlier or u.later for u in units)
         or any(len(u.clauses) > 1 and u.splittable for u in units)
@@ -1158,8 +1178,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             flat = _front(units, order, flat)
         if flat == identity or tuple(flat) in found:
             continue
-        if head.rstrip().endswith(",") and order.units[0] in order.fronted:
-            continue  # "Hi, on Monday, my parcel ...": two openers in a row
+        if head.strip() and order.units[0] in order.fronted:
+            continue  # "Hi, on Monday, my parcel ...", "hi at 7 am, set ...": two openers in a row
         found[tuple(flat)] = (abs(weighted_kendall(flat, weights) - level), k, order)
     ranked = sorted(found.items(), key=lambda item: item[1][:2])
     if not ranked:
