@@ -575,9 +575,10 @@ def _other_weekdays(day: str, before: str, after: str) -> list[str]:
 
 def _spelling(name: str) -> str:
     """A name as it sounds, for telling a spelling variant ("Anna"/"Ana", "Sara"/"Sarah",
-    "Sofia"/"Sophia") from another name: that is a typo fix, not a mix-up of two people."""
+    "Sofia"/"Sophie") from another name: that is a typo fix, not a mix-up of two people."""
     low = name.lower().replace("ph", "f")
     low = re.sub(r"h$", "", low)
+    low = re.sub(r"[aeiouy]+$", "", low)  # "Sofia"/"Sophie", "Zoe"/"Zoey"
     return re.sub(r"(.)\1", r"\1", low)
 
 
