@@ -200,6 +200,9 @@ def test_reorder_gives_exactly_these_texts(prompt: str, slots: dict[str, str], e
             "Get me 2 seats for the Jazz Festival in Leeds on 5 June",
             {"qty": "2", "event": "Jazz Festival", "city": "Leeds", "date": "5 June"},
         ),
+        # "on the <noun>" right after the head completes it too ("a bid of $50 last week on
+        # the red bicycle" splits the noun from its complement)
+        ("I placed a bid of $50 on the red bicycle last week", {"amount": "$50", "when": "last week"}),
         # a date clause never opens an order that arranges something
         (
             "Schedule a delivery to 9 Mill Road, postcode LS2 7EW, on Friday.",

@@ -398,9 +398,16 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         before = phrases[-1] if phrases else head_tokens
         if (
             not _valued(g)
-            # "tickets for the concert": a "for the" phrase right after the head completes its
-            # noun; nothing may come between them
-            or (not phrases and _plain(g[0]) == "for" and len(g) > 1 and _plain(g[1]) == "the")
+            # "tickets for the concert", "an offer of €310,000 on the Maple Court flat": a
+            # phrase "<preposition> the <noun>" right after the head completes its noun;
+            # nothing may come between them
+            or (
+                not phrases
+                and len(g) > 1
+                and _plain(g[1]) == "the"
+                and _plain(g[0]) in _ATTACHING_PREPOSITIONS
+                and not _has_time(g, timeish)
+            )
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
         ):
