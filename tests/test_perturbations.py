@@ -1387,3 +1387,9 @@ def test_self_correction_inside_a_noun_phrase_uses_a_short_phrase() -> None:
     }
     assert "my_mistake" in seen or "oops" in seen
     assert "Sophie" not in {wrong_value("Sofia", "slot", random.Random(s)) for s in range(40)}
+
+
+def test_self_correction_never_misstates_a_family_fact() -> None:
+    kid = _task("Hi, my daughter Lena is 8 and wants to start cello.", age="8")
+    with pytest.raises(SkipGeneration):
+        gen(kid, "self_correction", 0.3, 0)

@@ -155,8 +155,19 @@ def _capital_by_position(ctx: TaskContext, span: Span, kind: str) -> bool:
     return not before or before[-1] in ".!?:"
 
 
+_FAMILY_FACT_RE = re.compile(
+    r"\bmy\s+(?:wife|husband|partner|son|daughter|child|kid|baby|mum|mom|mother|dad|father|"
+    r"brother|sister|grandma|grandmother|grandad|grandpa|grandfather)\b[^,.;:!?]*\b(?:is|was|turns|turned)\s+$",
+    re.I,
+)
+"""A fact about the user's own family ("my daughter Lena is 8"): nobody misstates their own
+child's age."""
+
+
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
+    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]):
+        return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None
     if _capital_by_position(ctx, span, kind):
