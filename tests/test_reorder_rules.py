@@ -209,6 +209,12 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
             {"amt": "€30"},
             set(),
         ),
+        # a yes/no question may open with its time after a place in its head
+        (
+            "Are kids allowed at the climbing wall on Sundays?",
+            {"day": "Sundays"},
+            {"On Sundays, are kids allowed at the climbing wall?"},
+        ),
         # "in <month>" is a time phrase: it may open a statement with a stated subject
         (
             "I paid my water bill of £48 twice in March. Could you refund the extra payment?",

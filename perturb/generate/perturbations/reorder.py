@@ -624,7 +624,7 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
         ]
         first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
     if first.frontable and not (question and _first_word(body) in _WH_FRONT):
-        first.frontable = _one_verb_head(first)
+        first.frontable = _one_verb_head(first, yes_no=question)
     return Unit(clause_list, end, and_last, len(merged) > 1)
 
 
@@ -657,7 +657,7 @@ _COPULAS = frozenset("i'm i’m we're we’re am is are was were".split())
 _REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
 
 
-def _one_verb_head(clause: Clause) -> bool:
+def _one_verb_head(clause: Clause, yes_no: bool = False) -> bool:
     """True when the clause's time phrase can open the sentence without attaching to another
     verb or noun: the head before the phrases is one verb and its object (at most seven words,
     no infinitive, modal "need/want/like", preposition or auxiliary, no verb that arranges
@@ -678,6 +678,8 @@ def _one_verb_head(clause: Clause) -> bool:
     # and so is a place ("My card stopped working at the front door this morning" -> "This
     # morning, my card stopped working at the front door")
     blockers = _HEAD_BLOCKERS - {"with", "at", "in", "near"} if longest == 9 else _HEAD_BLOCKERS
+    if yes_no:  # "In October, are dogs allowed at the lake site?": the time is the question's
+        blockers = blockers - {"at", "in", "near"}
     if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
     if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
