@@ -24,7 +24,9 @@ def _eval_module():
     return module
 
 
-@pytest.mark.parametrize("root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout"])
+@pytest.mark.parametrize(
+    "root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout"]
+)
 def test_quality_doc_epsilon_tables_match_the_candidates(root: str) -> None:
     text = DOC.read_text("utf-8")
     m = re.search(rf"<!-- epsilon: {re.escape(root)} (\S+) -->\n((?:\|.*\n)+)", text)
@@ -34,7 +36,9 @@ def test_quality_doc_epsilon_tables_match_the_candidates(root: str) -> None:
     assert m.group(2).rstrip("\n") == module.epsilon_table(m.group(1))
 
 
-@pytest.mark.parametrize("root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout"])
+@pytest.mark.parametrize(
+    "root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout"]
+)
 def test_measured_epsilon_rises_with_the_requested_level_for_every_class(root: str) -> None:
     module = _eval_module()
     module.use_root(REPO / root)

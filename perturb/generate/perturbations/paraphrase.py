@@ -360,9 +360,12 @@ def question_ops(
     m = _WHAT_RE.match(sentence)
     if m:
         rest = masked[start + m.end() : body_end]
-        if rest and not any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", rest)):
+        cond = re.search(r"\s(?:if|when|in case|once|after|before|because|since)\b", rest)
+        subject, condition = (rest[: cond.start()], rest[cond.start() :]) if cond else (rest, "")
+        if subject and not any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", subject)):
+            # "What's the policy if I miss a lesson?" -> "... what the policy is if I miss a lesson"
             what = "what"
-            new = f"{lead}{what} {rest} is{stop}"
+            new = f"{lead}{what} {subject} is{condition}{stop}"
             ops.append(("question:what", [(start, end, new)]))
     for m in _HOW_RE.finditer(sentence):
         before = sentence[: m.start()]
@@ -426,6 +429,19 @@ def question_ops(
         else:  # "how long will it usually take" -> "how long it will usually take"
             clause = f"{np} {aux}{adv} {rest}"
         ops.append(("question:indirect", [(start, end, f"{lead}{wh} {clause}{stop}")]))
+    m = _MODAL_ACTIVE_RE.match(body)
+    if (
+        m
+        and not ops
+        and not _NEW_CLAUSE_RE.search(m.group("pred"))
+        and not _SECOND_ASK_RE.search(m.group("pred"))
+    ):
+        verb = m.group("pred").split(" ", 1)[0].lower()
+        if verb in _ACTIVE_VERBS or verb in load_data("paraphrase")["action_verbs"]:
+            # "Can the florist deliver to the church by 11am?" -> "... whether the florist can
+            # deliver to the church by 11am"
+            new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
+            ops.append(("question:whether", [(start, end, new)]))
     m = _YES_NO_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
         new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
@@ -549,6 +565,16 @@ _MODAL_YES_NO_RE = re.compile(
 )
 """A yes/no question in the passive ("Can those be refunded", "Will my parcel be delivered
 on time"): asked indirectly as "whether those can be refunded"."""
+_MODAL_ACTIVE_RE = re.compile(
+    r"(?P<aux>[Cc]an|[Cc]ould|[Ww]ill) (?P<np>(?:the|my|our|your|their) [a-z]+(?: [a-z]+)??) "
+    r"(?P<pred>[a-z]+\b[^,;?]*)$"
+)
+"""A yes/no question whose subject is a third party named with a determiner ("Can the
+florist deliver by 11am", "Will my landlord fix it"): asked indirectly as "whether the
+florist can deliver by 11am" when its verb is a known action or coming-round verb."""
+_SECOND_ASK_RE = re.compile(r"\b(?:and|or|but) (?:how|what|when|where|which|who|why|is|are|do|does|can)\b")
+"""A second question joined on ("... and how much is it"): the first is not asked alone."""
+_ACTIVE_VERBS = frozenset("come arrive visit fit handle take cover stay accept".split())
 
 
 _THERE_RE = re.compile(

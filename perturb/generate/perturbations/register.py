@@ -94,6 +94,15 @@ _OPENER_RE = re.compile(
 _NOUN_OPENER_RE = re.compile(
     r"(?:i'd like|i would like|i want|i need|can i get|could i get|can i have|could i have) ", re.I
 )
+_VISIT_VERBS = frozenset({"come", "pop"})
+"""Verbs of coming round that a request opener may frame only after an asking opener
+("Can someone come out today?" -> "Could you possibly come out today?"; a bare "Come out
+today." is never read as a request)."""
+_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b", re.I)
+"""A verb-looking word that heads a label ("Order number X", "Book reference X")."""
+_COMPOUND_HEAD_RE = re.compile(r"\b(?:bank|public|school|national)\s+$", re.I)
+"""A fixed compound whose second word is not a regional term: "bank holidays" are never
+"bank vacations"."""
 _D_OK = {"like", "love", "prefer", "appreciate", "be", "rather"}
 _S_BAD = {"been", "got", "gone", "had"}
 
@@ -169,7 +178,8 @@ def vocabulary(masked: str, locale: str) -> str:
         found = [
             m
             for m in rx.finditer(masked)
-            if "code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000")
+            if ("code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000"))
+            and not _COMPOUND_HEAD_RE.search(masked[: m.start()])
         ]
         if found:
             for m in reversed(found):
@@ -282,7 +292,11 @@ def _opener(
             m = _OPENER_RE.match(rest)
             prefix = m.group() if m else ""
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
-            if not word or word.group().lower() not in verbs:
+            if word and _LABEL_AFTER_RE.match(rest[len(prefix) + word.end() :]):
+                continue  # "Order number X." names a number; it asks no one to order
+            if not word or not (
+                word.group().lower() in verbs or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
+            ):
                 continue
             openers = style["openers"]
             if plain and "spoken_openers" in style:

@@ -1,0 +1,81 @@
+"""Round four of issue #14 for register (and paraphrase): kinds of request that round three
+left without a register variant (prompts written here, not from any benchmark set)."""
+
+from __future__ import annotations
+
+from tests.test_unseen_prompts import task, texts
+
+
+def variants(prompt: str, cls: str, slots: dict[str, str] | None = None) -> list[str]:
+    return sorted(set(texts(task(prompt, slots), cls, seeds=3)))
+
+
+def test_can_someone_come_round_gets_the_register_opener() -> None:
+    got = variants("The dishwasher is leaking onto the floor. Can someone come round on Monday?", "register")
+    assert "The dishwasher is leaking onto the floor. Could you possibly come round on Monday?" in got
+    assert "The dishwasher is leaking onto the floor. Kindly come round on Monday." in got
+    assert "The dishwasher is leaking onto the floor. Might I ask you to come round on Monday?" in got
+    # the request is always reworded: never the original "Can someone come round" with a greeting only
+    assert got and all("Can someone" not in text for text in got)
+
+
+def test_a_bare_come_is_never_taken_for_a_request() -> None:
+    # "come" only counts as the request's verb after an asking opener
+    assert variants("Come on, the parcel was due on Friday.", "register", {"day": "Friday"}) == []
+
+
+def test_we_want_is_worded_in_the_register() -> None:
+    got = variants(
+        "We moved out on 2 May and the agency kept our bond. We want the bond back.",
+        "register",
+        {"date": "2 May"},
+    )
+    assert "We moved out on 2 May and the agency kept our bond. We would like the bond back." in got
+    assert "We moved out on 2 May and the agency kept our bond. Want the bond back. Thx." in got
+    assert all("We want" not in text for text in got)
+
+
+def test_a_third_party_yes_no_question_is_asked_indirectly() -> None:
+    prompt = "Will the courier collect the parcel from my office?"
+    assert variants(prompt, "register") == [
+        "Could you kindly tell me whether the courier will collect the parcel from my office?",
+        "Could you please let me know whether the courier will collect the parcel from my office?",
+        "Kindly let me know whether the courier will collect the parcel from my office.",
+        "Kindly tell me whether the courier will collect the parcel from my office.",
+        "Please let me know whether the courier will collect the parcel from my office.",
+    ]
+    assert variants(prompt, "paraphrase") == [
+        "Can you tell me whether the courier will collect the parcel from my office?",
+        "Do you know whether the courier will collect the parcel from my office?",
+        "I'd like to know whether the courier will collect the parcel from my office.",
+    ]
+
+
+def test_a_question_joined_to_a_second_one_is_not_asked_indirectly() -> None:
+    # "whether the courier can collect it, and how much is it" would lose the second question
+    for cls in ("paraphrase", "register"):
+        got = variants("Can the courier collect it tomorrow, and how much is it?", cls)
+        assert all("whether the courier" not in text for text in got)
+
+
+def test_a_what_question_keeps_its_condition_after_the_verb() -> None:
+    got = variants(
+        "What's the cancellation policy if I miss a lesson? I have a lesson on Friday.", "paraphrase"
+    )
+    assert got == [
+        "Can you tell me what the cancellation policy is if I miss a lesson? I have a lesson on Friday.",
+        "Do you know what the cancellation policy is if I miss a lesson? I have a lesson on Friday.",
+        "I'd like to know what the cancellation policy is if I miss a lesson. I have a lesson on Friday.",
+    ]
+
+
+def test_a_label_is_not_a_request_and_fixed_compounds_keep_their_words() -> None:
+    from perturb.generate.perturbations.register import spell, vocabulary
+
+    assert (
+        variants("My new water filters leak. Order number WF-6029.", "register", {"order": "WF-6029"}) == []
+    )
+    assert vocabulary("Are you open on bank holidays? We are on holidays in May.", "us") == (
+        "Are you open on bank holidays? We are on vacations in May."
+    )
+    assert spell("water filters", "uk") == "water filters"
