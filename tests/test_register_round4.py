@@ -79,3 +79,49 @@ def test_a_label_is_not_a_request_and_fixed_compounds_keep_their_words() -> None
         "Are you open on bank holidays? We are on vacations in May."
     )
     assert spell("water filters", "uk") == "water filters"
+
+
+def test_a_lower_case_run_on_is_not_cut_after_a_conjunction() -> None:
+    from perturb.generate.perturbations.register import full_sentences
+
+    assert full_sentences("whats the late fee if i return the bike after 6") == (
+        "What's the late fee if I return the bike after 6?"
+    )
+    assert full_sentences("my card expired so i need a new one") == "My card expired so I need a new one."
+
+
+def test_still_stays_after_the_modal_and_a_long_subject_is_asked_for_by_name() -> None:
+    got = variants("The shop has my size wrong. Can that still be changed before Friday?", "paraphrase")
+    assert "The shop has my size wrong. Do you know whether that can still be changed before Friday?" in got
+    assert all("that still can" not in text for text in got)
+    got = variants(
+        "What's the total price of the three rooms we reserved for the wedding in June?", "register"
+    )
+    assert (
+        "Could you kindly tell me the total price of the three rooms we reserved for the wedding in June?"
+        in got
+    )
+    assert all(not text.rstrip(".?").endswith(" is") for text in got)
+
+
+def test_a_second_question_joined_on_is_asked_indirectly_too() -> None:
+    got = variants("What documents do we need, and how much will it cost?", "paraphrase")
+    assert got == [
+        "Can you tell me what documents we need and how much it will cost?",
+        "Do you know what documents we need and how much it will cost?",
+        "I'd like to know what documents we need and how much it will cost.",
+    ]
+    got = variants(
+        "I'm moving my pension to another provider. What forms do I need and how long does it take?",
+        "paraphrase",
+    )
+    assert (
+        "I'm moving my pension to another provider. Could you tell me what forms I need and how long it takes?"
+        in got
+    )
+
+
+def test_thx_in_advance_is_a_closing_of_its_own() -> None:
+    from perturb.generate.perturbations.register import _CLOSING_RE
+
+    assert _CLOSING_RE.search("Where do I sign? Thx in advance.")

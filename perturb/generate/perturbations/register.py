@@ -81,8 +81,8 @@ _GREETING_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(
-    r"\s*(?:thanks|thank you|many thanks|thx|cheers|kind regards|regards|with thanks|thanks in advance"
-    r"|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
+    r"\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
+    r"|thanks in advance|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
     re.I,
 )
 _OPENER_RE = re.compile(
@@ -480,6 +480,15 @@ _CLAUSE_START_RE = re.compile(
 my card i lost it"; not a relative clause: "the one i want to return")."""
 
 
+_JOINED_RE = re.compile(
+    r"\b(?:if|when|whenever|because|cos|cuz|so|that|since|before|after|until|unless|and|but|or|as|"
+    r"once|where|whether|though|although|while)$",
+    re.I,
+)
+"""A conjunction or subordinator just before a clause start: the clause belongs to the
+sentence it is joined to."""
+
+
 def full_sentences(masked: str) -> str:
     """A lower-case, unpunctuated text message written out as full sentences: the subject
     put back ("need a van" -> "I need a van"), "i" and bare contractions fixed ("cant" ->
@@ -503,6 +512,8 @@ def full_sentences(masked: str) -> str:
     pieces: list[str] = []
     start = 0
     for m in _CLAUSE_START_RE.finditer(text):
+        if _JOINED_RE.search(text[start : m.start()]):
+            continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
         if len(text[start : m.start()].split()) >= 3 and len(text[m.end() :].split()) >= 1:
             pieces.append(text[start : m.start()])
             start = m.end()
