@@ -1349,8 +1349,9 @@ def test_self_correction_inside_a_multi_word_slot_and_a_short_question() -> None
         v = gen(move, "self_correction", 0.5, seed)
         for c in v.details["corrections"]:
             assert "," not in c["wrong"], v.text
-    # "Is Sophie, sorry, my mistake, I meant Sofia available?": a short phrase inside a question
-    ask = _task("My budget is around €300 for the trim. Is Sofia available?", who="Sofia")
+    # "Is Sophie, sorry, my mistake, I meant Sofia available?" split the question: a short
+    # phrase inside it
+    ask = _task("My budget is around €300 for the trim. Is Marco available?", who="Marco")
     for seed in range(20):
         v = gen(ask, "self_correction", 0.5, seed)
         assert v.details["phrasing"] in ("no", "i_mean", "no_wait"), v.text
@@ -1358,3 +1359,37 @@ def test_self_correction_inside_a_multi_word_slot_and_a_short_question() -> None
     cost = _task("It cost ¥8,500 and arrived broken.", cost="¥8,500")
     for seed in range(20):
         assert re.fullmatch(r"¥\d,\d00", gen(cost, "self_correction", 0.3, seed).details["wrong"])
+
+
+def test_self_correction_ranges_small_counts_and_spelling_variants() -> None:
+    def seen(value: str, kind: str, avoid: tuple[str, ...] = ()) -> set[str | None]:
+        return {wrong_value(value, kind, random.Random(s), avoid=avoid) for s in range(40)}
+
+    # "between 4 and 4 pm" and "from 12 to 12 August" were possible
+    assert seen("between 2 and 4 pm", "slot") == {"between 1 and 4 pm", "between 3 and 4 pm"}
+    assert all(w and 12 < int(w.split()[0]) for w in seen("15 August", "date", ("12", "15 August")))
+    # a small count is a count, not a round figure: "a size 10" is never "a size 15"
+    assert seen("size 10", "slot") == {"size 8", "size 9", "size 11", "size 12"}
+    # a spelling variant is a typo fix, not another person
+    assert "Ana Schmidt" not in seen("Anna Schmidt", "slot")
+
+
+def test_self_correction_inside_a_noun_phrase_uses_a_short_phrase() -> None:
+    # "Send a 2 kg, sorry, my mistake, I meant a 3 kg box" splits the noun phrase
+    box = _task("Send a 3 kg box to Vienna, the cheapest option please.", weight="3 kg")
+    for seed in range(20):
+        v = gen(box, "self_correction", 0.5, seed)
+        assert v.details["phrasing"] in ("no", "i_mean", "no_wait"), v.text
+    # a value that ends its phrase keeps every phrasing
+    seen = {
+        gen(_task("Send it to me on Friday.", day="Friday"), "self_correction", 1.0, s).details["phrasing"]
+        for s in range(30)
+    }
+    assert "my_mistake" in seen or "oops" in seen
+    assert "Sophie" not in {wrong_value("Sofia", "slot", random.Random(s)) for s in range(40)}
+
+
+def test_self_correction_never_misstates_a_family_fact() -> None:
+    kid = _task("Hi, my daughter Lena is 8 and wants to start cello.", age="8")
+    with pytest.raises(SkipGeneration):
+        gen(kid, "self_correction", 0.3, 0)

@@ -131,7 +131,7 @@ def _round_step(n: int, year: bool = False) -> int:
     """How round a figure a person chose is: the largest step of 1, 2 or 5 times a power of
     ten that divides it at least twice over (450,000 -> 50,000, 2,400 -> 200, 1,100 -> 100,
     90 -> 10, 45 -> 5); 0 for a figure that is not round (312, 7) or a year."""
-    if n < 10 or year:
+    if n < 20 or year:  # "a size 10", "for 10 people": a small count, not a round figure
         return 0
     best = 0
     power = 1
@@ -206,6 +206,7 @@ def wrong_count(
     ):
         return None  # a long bare number is a code (zip, account), not a count
     inside = _noun_after(value[match.end() :])
+    inside = "" if inside.lower() in _NOT_NOUNS else inside  # "1 and 3 pm" counts nothing
     noun = inside or ("" if value[match.end() :].strip() else _noun_after(after))
     counted = bool(noun) and not money
     if m:
@@ -233,6 +234,9 @@ def wrong_count(
         choices = [c for c in choices if len(str(c)) == len(str(n))]
     if word:
         choices = [c for c in choices if c < len(NUMBER_WORDS)]
+    # a range inside the value stays a range: "between 2 and 4 pm" is never "between 4 and 4 pm"
+    bounds = [int(x) for x in re.findall(r"(?<![\d,])\d{1,3}(?![\d,])", value[: match.start()] + " " + tail)]
+    choices = [c for c in choices if all(c != b and (c < b) == (n < b) for b in bounds)]
     if not choices:
         return None
     new = rng.choice(choices)
@@ -326,6 +330,9 @@ def _wrong_date(
         return None
     month = re.search(r"[A-Z][a-z]+\.?$", value)
     others = [o for o in _days_of(month.group(), avoid) if o != int(m.group(1))] if month else []
+    if month:  # "from 12 to 15 August": a bare day before it belongs to the same month
+        others += [int(v) for v in avoid if re.fullmatch(r"\d{1,2}", v.strip()) and 1 <= int(v) <= 31]
+        others = [o for o in others if o != int(m.group(1))]
     new = _wrong_day(int(m.group(1)), rng, weekday_named, others)
     if new is None:
         return None
@@ -543,7 +550,7 @@ def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | No
     pool = [n for n in group if n.lower() != first and n.lower() not in avoid_low]
     # a name mixed up with one that sounds alike ("Marco"/"Mario", "Tom"/"Tomas"), never
     # one that only shares an initial ("Marco"/"Michael")
-    close = [n for n in pool if n[:2].lower() == first[:2]]
+    close = [n for n in pool if n[:2].lower() == first[:2] and _spelling(n) != _spelling(first)]
     if not close:
         return None
     other = rng.choice(close)
@@ -564,6 +571,15 @@ def _other_weekdays(day: str, before: str, after: str) -> list[str]:
     return [
         w for w in out if all((WEEKDAYS.index(w) < o) == (i < o) and WEEKDAYS.index(w) != o for o in stated)
     ]
+
+
+def _spelling(name: str) -> str:
+    """A name as it sounds, for telling a spelling variant ("Anna"/"Ana", "Sara"/"Sarah",
+    "Sofia"/"Sophie") from another name: that is a typo fix, not a mix-up of two people."""
+    low = name.lower().replace("ph", "f")
+    low = re.sub(r"h$", "", low)
+    low = re.sub(r"[aeiouy]+$", "", low)  # "Sofia"/"Sophie", "Zoe"/"Zoey"
+    return re.sub(r"(.)\1", r"\1", low)
 
 
 def _avoiding(make: Callable[[], str | None], avoid_low: set[str]) -> str | None:

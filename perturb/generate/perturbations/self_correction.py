@@ -155,8 +155,19 @@ def _capital_by_position(ctx: TaskContext, span: Span, kind: str) -> bool:
     return not before or before[-1] in ".!?:"
 
 
+_FAMILY_FACT_RE = re.compile(
+    r"\bmy\s+(?:wife|husband|partner|son|daughter|child|kid|baby|mum|mom|mother|dad|father|"
+    r"brother|sister|grandma|grandmother|grandad|grandpa|grandfather)\b[^,.;:!?]*\b(?:is|was|turns|turned)\s+$",
+    re.I,
+)
+"""A fact about the user's own family ("my daughter Lena is 8"): nobody misstates their own
+child's age."""
+
+
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
+    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]):
+        return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None
     if _capital_by_position(ctx, span, kind):
@@ -297,9 +308,12 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             names = sorted(LOWER_PHRASINGS if lower else PHRASINGS)
             if _HAS_DASH_RE.search(sentence):  # no second dash in a sentence that has one
                 names = [n for n in names if n not in DASHED]
-            if _QUESTION_HEAD_RE.search(_sentence_before(ctx, slots[i][1])):
-                # the subject of a short question ("Is Sofia available?"): a long phrase
-                # would split it, so only a short one
+            if _QUESTION_HEAD_RE.search(_sentence_before(ctx, slots[i][1])) or _modifies_noun(
+                ctx, slots[i][1]
+            ):
+                # the subject of a short question ("Is Sofia available?") or a value inside a
+                # noun phrase ("a 3 kg box", "a 2019 Honda Civic"): a long phrase would split
+                # it, so only a short one ("a 2 kg, no, a 3 kg box")
                 names = [n for n in names if n in SHORT]
             # a person does not correct themselves twice with the same words
             names = [n for n in names if n not in {p for _, _, p in plan}]
@@ -345,6 +359,24 @@ def _unprotected(ctx: TaskContext) -> str:
     """The prompt without its protected values (a name or a code keeps its capitals in an
     otherwise lower-case message)."""
     return re.sub("[\ue000-\uf8ff]", " ", ctx.masked)
+
+
+_NOT_HEAD_RE = re.compile(
+    r"\s+(?:for|from|in|on|at|to|with|and|or|but|by|than|of|per|a|an|the|each|please|"
+    r"instead|until|till|before|after|since|because|so|if|when|while|i)\b",
+    re.I,
+)
+
+
+def _modifies_noun(ctx: TaskContext, span: Span) -> bool:
+    """True for a value inside a noun phrase: after an article and followed by the noun it
+    modifies ("a 3 kg box", "a 23 year old driver", "a two bedroom flat")."""
+    at = _masked_pos(ctx, span)
+    token = sentinel(ctx.spans.index(span))
+    after = ctx.masked[at + len(token) :]
+    if not _ARTICLE_RE.search(ctx.masked[:at]) or not re.match(r"\s+[A-Za-z\ue000-\uf8ff]", after):
+        return False
+    return not _NOT_HEAD_RE.match(after)
 
 
 def _sentence_before(ctx: TaskContext, span: Span) -> str:
