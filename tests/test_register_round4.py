@@ -125,3 +125,9 @@ def test_thx_in_advance_is_a_closing_of_its_own() -> None:
     from perturb.generate.perturbations.register import _CLOSING_RE
 
     assert _CLOSING_RE.search("Where do I sign? Thx in advance.")
+
+
+def test_a_lower_case_message_stays_lower_case_when_its_opener_is_dropped() -> None:
+    got = variants("can you move my dentist appointment to friday at 3", "register")
+    assert "move my dentist appt to friday at 3 pls" in got
+    assert all(text == text.lower() for text in got)

@@ -322,7 +322,7 @@ def _opener(
 def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
     """The sentence ``masked[a:b]`` (its greeting ``lead``, its ``body`` after the old opener)
     with the opener ``new``; None when the sentence cannot take it."""
-    if new or lead:
+    if new or lead or message_style(masked) == "lower":  # "switch my X" stays lower case
         body = body[0].lower() + body[1:]
     else:
         body = body[0].upper() + body[1:]
