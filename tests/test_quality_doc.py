@@ -24,21 +24,77 @@ def _eval_module():
     return module
 
 
-@pytest.mark.parametrize(
-    "root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout"]
-)
-def test_quality_doc_epsilon_tables_match_the_candidates(root: str) -> None:
+SETS = ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout", "benchmarks/heldout2"]
+LABELLED = [
+    ("benchmarks/heldout", "before"),
+    ("benchmarks/heldout", "after"),
+    ("benchmarks/heldout2", "before"),
+    ("benchmarks/heldout2", "after"),
+]
+
+
+def _blocks(kind: str) -> list[tuple[str, str, str]]:
+    """Every ``<!-- KIND: ROOT TAG -->`` block of the page: (root, tag, table)."""
     text = DOC.read_text("utf-8")
-    m = re.search(rf"<!-- epsilon: {re.escape(root)} (\S+) -->\n((?:\|.*\n)+)", text)
-    assert m, f"no table for {root} in {DOC.name}"
+    return [
+        (m.group(1), m.group(2), m.group(3).rstrip("\n"))
+        for m in re.finditer(rf"<!-- {kind}: (\S+) (\S+) -->\n((?:\|.*\n)+)", text)
+    ]
+
+
+def test_the_page_has_an_epsilon_table_for_every_set_and_a_targets_table_for_every_labelled_run() -> None:
+    assert {root for root, _, _ in _blocks("epsilon")} == set(SETS)
+    assert {(root, tag) for root, tag, _ in _blocks("targets")} == {
+        (root, tag) for root, tag in LABELLED if tag != "before" or root == "benchmarks/heldout2"
+    }
+
+
+def test_quality_doc_epsilon_tables_match_the_candidates() -> None:
     module = _eval_module()
-    module.use_root(REPO / root)
-    assert m.group(2).rstrip("\n") == module.epsilon_table(m.group(1))
+    for root, tag, table in _blocks("epsilon"):
+        module.use_root(REPO / root)
+        assert table == module.epsilon_table(tag), (root, tag)
 
 
-@pytest.mark.parametrize(
-    "root", ["benchmarks/dev", "benchmarks/dev2", "benchmarks/dev3", "benchmarks/heldout"]
-)
+def test_quality_doc_targets_tables_are_recounted_from_the_labels() -> None:
+    """The verdict tables (natural/meaning/slots/coverage with counts, met or not) are what
+    the labels give."""
+    module = _eval_module()
+    for root, tag, table in _blocks("targets"):
+        module.use_root(REPO / root)
+        assert table == module.targets_table(tag), (root, tag)
+
+
+def test_targets_table_counts_a_hand_made_set(tmp_path: Path) -> None:
+    """One task, two candidates per class: the counts and verdicts come out as computed by hand."""
+    root = tmp_path / "set"
+    (root / "tasks").mkdir(parents=True)
+    task = {"id": "t-1", "prompt": "Pay $5 on Friday", "slots": {"amount": "$5", "day": "Friday"}}
+    (root / "tasks" / "t.jsonl").write_text(json.dumps(task) + "\n", "utf-8")
+    (root / "correctable.json").write_text(json.dumps({"correctable": ["t-1"]}), "utf-8")
+    cands, labels = [], []
+    module = _eval_module()
+    for cls in module.CLASSES:
+        for i, (text, natural) in enumerate([("Pay $5 on Friday please", True), ("Pay $5 Friday", False)]):
+            cid = f"c-{cls}-{i}"
+            cands.append(
+                {"id": cid, "task_id": "t-1", "perturbation": cls, "text": text, "level": 0.1, "epsilon": 0.1}
+            )
+            labels.append({"id": cid, "natural": natural, "meaning": True, "note": ""})
+    (root / "after").mkdir()
+    (root / "after" / "candidates.jsonl").write_text("".join(json.dumps(c) + "\n" for c in cands), "utf-8")
+    (root / "after" / "labels.jsonl").write_text("".join(json.dumps(x) + "\n" for x in labels), "utf-8")
+    module.use_root(root)
+    rows = module.targets_table("after").splitlines()[2:]
+    assert rows[0] == (
+        "| paraphrase | 50.0 % (1/2) | 100.0 % (2/2) | 100.0 % (2/2) | 100.0 % (1/1 tasks; ≥ 70 %) "
+        "| **not met**: natural |"
+    )
+    assert rows[3].startswith("| self_correction | 50.0 % (1/2) |")
+    assert "(1/1 correctable tasks; ≥ 90 %)" in rows[3]
+
+
+@pytest.mark.parametrize("root", SETS)
 def test_measured_epsilon_rises_with_the_requested_level_for_every_class(root: str) -> None:
     module = _eval_module()
     module.use_root(REPO / root)
@@ -59,41 +115,25 @@ def _lines(path: Path) -> list[str]:
     return path.read_text("utf-8").splitlines()
 
 
-@pytest.mark.parametrize("tag", ["before", "after"])
-def test_heldout_review_tables_are_what_the_labels_give(tag: str) -> None:
+@pytest.mark.parametrize(("root", "tag"), LABELLED)
+def test_heldout_review_tables_are_what_the_labels_give(root: str, tag: str) -> None:
     """table.md beside the labels is the script's output, every candidate has exactly one
     label, and the page shows the table's rows."""
     out = subprocess.run(
-        [sys.executable, str(REPO / "benchmarks" / "heldout_eval.py"), "table", "--tag", tag],
+        [sys.executable, str(REPO / "benchmarks" / "heldout_eval.py"), "--root", root, "table", "--tag", tag],
         capture_output=True,
         text=True,
         check=True,
     ).stdout
-    committed = (REPO / "benchmarks" / "heldout" / tag / "table.md").read_text("utf-8")
+    base = REPO / root / tag
+    committed = (base / "table.md").read_text("utf-8")
     assert out.strip() == committed.strip()
     assert "WARNING" not in out
-    ids = [json.loads(line)["id"] for line in _lines(REPO / "benchmarks/heldout" / tag / "candidates.jsonl")]
-    labelled = [json.loads(line)["id"] for line in _lines(REPO / "benchmarks/heldout" / tag / "labels.jsonl")]
+    ids = [json.loads(line)["id"] for line in _lines(base / "candidates.jsonl")]
+    labelled = [json.loads(line)["id"] for line in _lines(base / "labels.jsonl")]
     assert sorted(ids) == sorted(labelled)
     doc = DOC.read_text("utf-8")
     rows = [line for line in committed.splitlines() if line.startswith("| ") and "---" not in line]
     assert len(rows) == 7
     for row in rows:
-        assert row in doc
-
-
-def test_heldout_verdict_counts_match_the_labels() -> None:
-    """The verdict table's 'natural (x/y)' counts are recounted from labels.jsonl."""
-    base = REPO / "benchmarks" / "heldout" / "after"
-    cls = {json.loads(x)["id"]: json.loads(x)["perturbation"] for x in _lines(base / "candidates.jsonl")}
-    natural: dict[str, int] = {}
-    total: dict[str, int] = {}
-    for line in _lines(base / "labels.jsonl"):
-        label = json.loads(line)
-        c = cls[label["id"]]
-        total[c] = total.get(c, 0) + 1
-        natural[c] = natural.get(c, 0) + bool(label["natural"])
-    doc = DOC.read_text("utf-8")
-    for c in total:
-        pct = f"{100 * natural[c] / total[c]:.1f}"
-        assert f"| {c} | {pct} % ({natural[c]}/{total[c]}) |" in doc, c
+        assert row in doc, (root, tag, row)
