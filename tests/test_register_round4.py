@@ -131,3 +131,16 @@ def test_a_lower_case_message_stays_lower_case_when_its_opener_is_dropped() -> N
     got = variants("can you move my dentist appointment to friday at 3", "register")
     assert "move my dentist appt to friday at 3 pls" in got
     assert all(text == text.lower() for text in got)
+
+
+def test_a_yes_no_question_with_a_second_question_joined_on() -> None:
+    got = variants("Do you hire out ladders for a weekend, and how much is it per day?", "paraphrase")
+    assert got == [
+        "Can you tell me whether you hire out ladders for a weekend and how much it is per day?",
+        "Could you tell me whether you hire out ladders for a weekend and how much it is per day?",
+        "I'd like to know whether you hire out ladders for a weekend and how much it is per day.",
+    ]
+    got = variants("Do you have a van available on Friday, and how much will it cost?", "register")
+    assert "Kindly let me know whether you have a van available on Friday and how much it will cost." in got
+    # asked indirectly, the second question is never left in question word order
+    assert all("how much will it cost" not in text for text in got if "whether" in text)

@@ -476,10 +476,19 @@ def question_ops(
         new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{rest}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _DO_I_RE.match(body)
-    if m and not ops and not _NEW_CLAUSE_RE.search(m.group("rest")):
+    joined = _second_question(m.group("rest")) if m else None
+    if (
+        m
+        and not ops
+        and not _NEW_CLAUSE_RE.search(joined if joined is not None else m.group("rest"))
+        and (joined is not None or not _SECOND_ASK_RE.search(m.group("rest")))
+    ):
         # "Do I need a solicitor?" -> "... whether I need a solicitor"; "Can I X?" -> "whether I
-        # can X"; "Do you have X?" -> "Could you tell me whether you have X?"
-        aux, subj, rest = m.group("aux").lower(), m.group("subj"), m.group("rest")
+        # can X"; "Do you have X?" -> "Could you tell me whether you have X?"; a second
+        # question joined on is asked indirectly too ("..., and how much is it" -> "and how
+        # much it is")
+        aux, subj = m.group("aux").lower(), m.group("subj")
+        rest = joined if joined is not None else m.group("rest")
         you = subj.lower() == "you"
         if not you or rest.split(" ", 1)[0] in _YOU_VERBS:
             if you and lead.lower().startswith("do you know"):
@@ -500,7 +509,7 @@ _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
 _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
 """A second subject: an unpunctuated run-on ("do you sell boxes i need 30") is left alone."""
-_YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide".split())
+_YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
 
 
 _VALUE = r"\ue000[^\ue001]*\ue001"
