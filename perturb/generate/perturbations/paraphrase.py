@@ -360,9 +360,20 @@ def question_ops(
     m = _WHAT_RE.match(sentence)
     if m:
         rest = masked[start + m.end() : body_end]
-        if rest and not any(w.lower() in _VERBISH for w in re.findall(r"[A-Za-z']+", rest)):
-            what = "what"
-            new = f"{lead}{what} {rest} is{stop}"
+        cond = re.search(r"\s(?:if|when|in case|once|after|before|because|since)\b", rest)
+        subject, condition = (rest[: cond.start()], rest[cond.start() :]) if cond else (rest, "")
+        words = re.findall(r"[A-Za-z']+", subject)
+        # a long subject, or one with a clause of its own ("the tax on the fund I bought in
+        # 2019"), would leave "is" stranded at the end: asked as it is
+        long_subject = len(words) > 8 or (len(words) > 5 and bool(_NEW_CLAUSE_RE.search(subject)))
+        if subject and not any(w.lower() in _VERBISH for w in words):
+            # "What's the policy if I miss a lesson?" -> "... what the policy is if I miss a lesson";
+            # a long subject is asked for by name: "... tell me the tax on the fund I bought"
+            new = (
+                f"{lead}{subject}{condition}{stop}"
+                if long_subject
+                else f"{lead}what {subject} is{condition}{stop}"
+            )
             ops.append(("question:what", [(start, end, new)]))
     for m in _HOW_RE.finditer(sentence):
         before = sentence[: m.start()]
@@ -402,7 +413,9 @@ def question_ops(
         ops.append(("question:whether", [(start, end, new)]))
     m = _MODAL_YES_NO_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
-        new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
+        # "Can that still be changed?" -> "... whether that can still be changed"
+        adv = m.group("adv") + " " if m.group("adv") else ""
+        new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('pred')}{stop}"
         ops.append(("question:whether", [(start, end, new)]))
     m = _UNTIL_RE.match(body) or _GOING_TO_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
@@ -426,12 +439,32 @@ def question_ops(
         else:  # "how long will it usually take" -> "how long it will usually take"
             clause = f"{np} {aux}{adv} {rest}"
         ops.append(("question:indirect", [(start, end, f"{lead}{wh} {clause}{stop}")]))
+    m = _MODAL_ACTIVE_RE.match(body)
+    if (
+        m
+        and not ops
+        and not _NEW_CLAUSE_RE.search(m.group("pred"))
+        and not _SECOND_ASK_RE.search(m.group("pred"))
+    ):
+        verb = m.group("pred").split(" ", 1)[0].lower()
+        if verb in _ACTIVE_VERBS or verb in load_data("paraphrase")["action_verbs"]:
+            # "Can the florist deliver to the church by 11am?" -> "... whether the florist can
+            # deliver to the church by 11am"
+            new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
+            ops.append(("question:whether", [(start, end, new)]))
     m = _YES_NO_RE.match(body)
     if m and not ops and not _has_verbish(m.group("np")):
         new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
         ops.append(("question:whether", [(start, end, new)]))
     m = _WH_SUBJECT_RE.match(body)
-    if m and not ops and not _has_verbish(m.group("noun")) and not _NEW_CLAUSE_RE.search(m.group("rest")):
+    second = _second_question(m.group("rest")) if m else None
+    if (
+        m
+        and not ops
+        and not _has_verbish(m.group("noun"))
+        and not _NEW_CLAUSE_RE.search(second if second is not None else m.group("rest"))
+        and (second is not None or not _SECOND_ASK_RE.search(m.group("rest")))
+    ):
         # "What documents do I need to X?" -> "... what documents I need to X"
         aux = m.group("aux").lower()
         verb = "" if aux == "do" else aux + " "
@@ -439,13 +472,23 @@ def question_ops(
         if m.group("subj") == "you" and lead.lower().startswith("do you know"):
             lead = "could you tell me " if lower else "Could you tell me "  # never "Do you know what you"
             stop = "?" if sentence.endswith("?") else stop
-        new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{m.group('rest')}{stop}"
+        rest = second if second is not None else m.group("rest")
+        new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{rest}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _DO_I_RE.match(body)
-    if m and not ops and not _NEW_CLAUSE_RE.search(m.group("rest")):
+    joined = _second_question(m.group("rest")) if m else None
+    if (
+        m
+        and not ops
+        and not _NEW_CLAUSE_RE.search(joined if joined is not None else m.group("rest"))
+        and (joined is not None or not _SECOND_ASK_RE.search(m.group("rest")))
+    ):
         # "Do I need a solicitor?" -> "... whether I need a solicitor"; "Can I X?" -> "whether I
-        # can X"; "Do you have X?" -> "Could you tell me whether you have X?"
-        aux, subj, rest = m.group("aux").lower(), m.group("subj"), m.group("rest")
+        # can X"; "Do you have X?" -> "Could you tell me whether you have X?"; a second
+        # question joined on is asked indirectly too ("..., and how much is it" -> "and how
+        # much it is")
+        aux, subj = m.group("aux").lower(), m.group("subj")
+        rest = joined if joined is not None else m.group("rest")
         you = subj.lower() == "you"
         if not you or rest.split(" ", 1)[0] in _YOU_VERBS:
             if you and lead.lower().startswith("do you know"):
@@ -466,7 +509,7 @@ _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
 _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
 """A second subject: an unpunctuated run-on ("do you sell boxes i need 30") is left alone."""
-_YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide".split())
+_YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
 
 
 _VALUE = r"\ue000[^\ue001]*\ue001"
@@ -545,10 +588,44 @@ _YES_NO_RE = re.compile(
 _MODAL_YES_NO_RE = re.compile(
     r"(?P<aux>[Cc]an|[Cc]ould|[Ww]ill|[Ss]hould) "
     + _NP.replace("(?P<np>", "(?P<np>those|these|they|it|this|that|").replace("{1,4}", "{1,5}?")
-    + r" (?P<pred>be [a-z]+(?:ed|en|id|wn|lt)\b.*)$"
+    + r" (?:(?P<adv>still|also|really|even|now|ever|actually) )?(?P<pred>be [a-z]+(?:ed|en|id|wn|lt)\b.*)$"
 )
 """A yes/no question in the passive ("Can those be refunded", "Will my parcel be delivered
 on time"): asked indirectly as "whether those can be refunded"."""
+_MODAL_ACTIVE_RE = re.compile(
+    r"(?P<aux>[Cc]an|[Cc]ould|[Ww]ill) (?P<np>(?:the|my|our|your|their) [a-z]+(?: [a-z]+)??) "
+    r"(?P<pred>[a-z]+\b[^,;?]*)$"
+)
+"""A yes/no question whose subject is a third party named with a determiner ("Can the
+florist deliver by 11am", "Will my landlord fix it"): asked indirectly as "whether the
+florist can deliver by 11am" when its verb is a known action or coming-round verb."""
+_SECOND_ASK_RE = re.compile(r"\b(?:and|or|but) (?:how|what|when|where|which|who|why|is|are|do|does|can)\b")
+"""A second question joined on ("... and how much is it"): the first is not asked alone."""
+_JOINED_ASK_RE = re.compile(
+    r"(?P<first>[a-z][^,;?]*?),? and (?P<wh>how long|how much|when|where|what time) "
+    r"(?P<aux>does|will|is) (?P<np>it|this|that)(?P<rest>(?: [a-z0-9]+)*)$"
+)
+
+
+def _second_question(rest: str) -> str | None:
+    """The part after a first question's subject with a second question joined on asked
+    indirectly too ("need and how long does it take" -> "need and how long it takes"); None
+    when there is no such second question or it cannot be put that way."""
+    m = _JOINED_ASK_RE.match(rest)
+    if not m:
+        return None
+    aux, tail = m.group("aux"), m.group("rest")
+    if aux == "does":
+        verb, _, more = tail.strip().partition(" ")
+        if not verb or verb in _VERBISH:
+            return None
+        clause = f"{m.group('np')} {third_person(verb)}" + (f" {more}" if more else "")
+    else:  # "how long will it take" -> "how long it will take"; "how much is it" -> "how much it is"
+        clause = f"{m.group('np')} {aux}{tail}"
+    return f"{m.group('first')} and {m.group('wh')} {clause}"
+
+
+_ACTIVE_VERBS = frozenset("come arrive visit fit handle take cover stay accept".split())
 
 
 _THERE_RE = re.compile(

@@ -81,8 +81,8 @@ _GREETING_RE = re.compile(
     re.I,
 )
 _CLOSING_RE = re.compile(
-    r"\s*(?:thanks|thank you|many thanks|thx|cheers|kind regards|regards|with thanks|thanks in advance"
-    r"|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
+    r"\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
+    r"|thanks in advance|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
     re.I,
 )
 _OPENER_RE = re.compile(
@@ -94,6 +94,15 @@ _OPENER_RE = re.compile(
 _NOUN_OPENER_RE = re.compile(
     r"(?:i'd like|i would like|i want|i need|can i get|could i get|can i have|could i have) ", re.I
 )
+_VISIT_VERBS = frozenset({"come", "pop"})
+"""Verbs of coming round that a request opener may frame only after an asking opener
+("Can someone come out today?" -> "Could you possibly come out today?"; a bare "Come out
+today." is never read as a request)."""
+_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b", re.I)
+"""A verb-looking word that heads a label ("Order number X", "Book reference X")."""
+_COMPOUND_HEAD_RE = re.compile(r"\b(?:bank|public|school|national)\s+$", re.I)
+"""A fixed compound whose second word is not a regional term: "bank holidays" are never
+"bank vacations"."""
 _D_OK = {"like", "love", "prefer", "appreciate", "be", "rather"}
 _S_BAD = {"been", "got", "gone", "had"}
 
@@ -169,7 +178,8 @@ def vocabulary(masked: str, locale: str) -> str:
         found = [
             m
             for m in rx.finditer(masked)
-            if "code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000")
+            if ("code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000"))
+            and not _COMPOUND_HEAD_RE.search(masked[: m.start()])
         ]
         if found:
             for m in reversed(found):
@@ -282,7 +292,11 @@ def _opener(
             m = _OPENER_RE.match(rest)
             prefix = m.group() if m else ""
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
-            if not word or word.group().lower() not in verbs:
+            if word and _LABEL_AFTER_RE.match(rest[len(prefix) + word.end() :]):
+                continue  # "Order number X." names a number; it asks no one to order
+            if not word or not (
+                word.group().lower() in verbs or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
+            ):
                 continue
             openers = style["openers"]
             if plain and "spoken_openers" in style:
@@ -308,7 +322,7 @@ def _opener(
 def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
     """The sentence ``masked[a:b]`` (its greeting ``lead``, its ``body`` after the old opener)
     with the opener ``new``; None when the sentence cannot take it."""
-    if new or lead:
+    if new or lead or message_style(masked) == "lower":  # "switch my X" stays lower case
         body = body[0].lower() + body[1:]
     else:
         body = body[0].upper() + body[1:]
@@ -466,6 +480,15 @@ _CLAUSE_START_RE = re.compile(
 my card i lost it"; not a relative clause: "the one i want to return")."""
 
 
+_JOINED_RE = re.compile(
+    r"\b(?:if|when|whenever|because|cos|cuz|so|that|since|before|after|until|unless|and|but|or|as|"
+    r"once|where|whether|though|although|while)$",
+    re.I,
+)
+"""A conjunction or subordinator just before a clause start: the clause belongs to the
+sentence it is joined to."""
+
+
 def full_sentences(masked: str) -> str:
     """A lower-case, unpunctuated text message written out as full sentences: the subject
     put back ("need a van" -> "I need a van"), "i" and bare contractions fixed ("cant" ->
@@ -489,6 +512,8 @@ def full_sentences(masked: str) -> str:
     pieces: list[str] = []
     start = 0
     for m in _CLAUSE_START_RE.finditer(text):
+        if _JOINED_RE.search(text[start : m.start()]):
+            continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
         if len(text[start : m.start()].split()) >= 3 and len(text[m.end() :].split()) >= 1:
             pieces.append(text[start : m.start()])
             start = m.end()
