@@ -196,6 +196,23 @@ def test_truncated_last_line_is_ignored(tmp_path: Path) -> None:
     ]
 
 
+def test_a_last_line_cut_inside_a_multibyte_character_is_truncated_not_an_error(tmp_path: Path) -> None:
+    """Trial lines are UTF-8 (``ensure_ascii=False``): a writer killed mid-character leaves a
+    tail that is not valid UTF-8; it is the torn last line, not a damaged file."""
+    run = write_run(tmp_path, "r", [Prompt("t1", "PP")])
+    full = json.loads(_lines([Prompt("t1", "PPP")])[2])
+    full["output"] = "日本語の出力"
+    raw = json.dumps(full, ensure_ascii=False).encode("utf-8")
+    cut = raw[: raw.index("日".encode()) + 1]  # one byte of a three-byte character
+    with (run / "trials.jsonl").open("ab") as fh:
+        fh.write(cut)
+    with pytest.raises(UnicodeDecodeError):
+        cut.decode("utf-8")
+    data = read_run(run)
+    assert data.truncated_tail is True
+    assert data.variants[0].n == 2
+
+
 def test_a_complete_last_line_without_newline_is_kept(tmp_path: Path) -> None:
     full = _lines([Prompt("t1", "PPW")])
     run = write_run(tmp_path, "r", [Prompt("t1", "PP")], tail=full[2])

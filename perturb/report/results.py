@@ -219,8 +219,10 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
             try:
                 trial = validate(parse_trial_line(raw, path, lineno))
             except InputError as exc:
-                if not raw.endswith(b"\n") and exc.detail.startswith("invalid JSON"):
-                    out.truncated = True  # the writer was killed mid-line
+                if not raw.endswith(b"\n") and exc.detail.startswith(("invalid JSON", "not valid UTF-8")):
+                    # the writer was killed mid-line (outputs are written as UTF-8, so the cut
+                    # can fall inside a multi-byte character)
+                    out.truncated = True
                     break
                 out.error = (lineno, exc.detail, exc.field)
                 break
