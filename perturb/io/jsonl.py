@@ -421,12 +421,14 @@ def nesting_exceeds(value: Any, limit: int = MAX_DEPTH) -> bool:
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in out:
-            shown = json.dumps(key, ensure_ascii=True)[:60]
-            raise _Reject(f"duplicate key {shown} in one object (expected each key once)", f"{shown}")
-        out[key] = value
+    out = dict(pairs)  # built in C; a repeated key makes it shorter than the pairs
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                shown = json.dumps(key, ensure_ascii=True)[:60]
+                raise _Reject(f"duplicate key {shown} in one object (expected each key once)", f"{shown}")
+            seen.add(key)
     return out
 
 
