@@ -55,31 +55,24 @@ CONFIGS = {
     "mixed -0.1": ([0.98, 0.6, 0.1], [0.88, 0.5, 0.0]),
     "same 0.9": ([0.9], [0.9]),
 }
+FULL_TASKS = {  # tasks per class of the bundled suite's full tier
+    "canonical": 46,
+    "paraphrase": 28,
+    "reorder": 16,
+    "distractor": 46,
+    "self_correction": 46,
+    "typo": 46,
+    "register": 41,
+}
 TIERS = {  # name -> (tasks per class, n, k)
     "smoke": ({"canonical": 10, "paraphrase": 10, "distractor": 10}, 3, 2),
     "full": (
-        {
-            "canonical": 46,
-            "paraphrase": 28,
-            "reorder": 16,
-            "distractor": 46,
-            "self_correction": 46,
-            "typo": 46,
-            "register": 41,
-        },
+        FULL_TASKS,
         5,
         5,
     ),
     "n=20": (
-        {
-            "canonical": 46,
-            "paraphrase": 28,
-            "reorder": 16,
-            "distractor": 46,
-            "self_correction": 46,
-            "typo": 46,
-            "register": 41,
-        },
+        FULL_TASKS,
         20,
         5,
     ),

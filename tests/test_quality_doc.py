@@ -137,3 +137,17 @@ def test_heldout_review_tables_are_what_the_labels_give(root: str, tag: str) -> 
     assert len(rows) == 7
     for row in rows:
         assert row in doc, (root, tag, row)
+
+
+def test_not_met_section_quotes_only_figures_of_the_targets_tables() -> None:
+    """Every "a of b" count and every percentage in "Not met" is one the recounted targets
+    tables show (or a target itself), so the prose cannot drift from the labels."""
+    text = DOC.read_text("utf-8")
+    section = text[text.index("## Not met") :]
+    tables = "\n".join(table for _, _, table in _blocks("targets"))
+    counts = re.findall(r"(\d+) of (\d+)", section)
+    assert counts
+    for a, b in counts:
+        assert f"({a}/{b}" in tables, (a, b)
+    for pct in re.findall(r"(\d+(?:\.\d+)?) %", section):
+        assert pct in {"60", "70", "90", "98"} or f"{pct} % (" in tables, pct
