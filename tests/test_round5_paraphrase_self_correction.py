@@ -135,6 +135,7 @@ def test_a_code_in_capitals_is_not_a_word_in_lower_case() -> None:
     assert category_of("oak") is None
     assert category_of("OAK") == ["SFO", "OAK", "SJC"]
     assert category_of("debit card") == ["credit card", "debit card"]
+    assert category_of("ps5") == ["PS4", "PS5", "Xbox", "Switch", "PC"]
 
 
 def test_a_birth_date_and_the_time_now_are_not_corrected() -> None:

@@ -174,6 +174,8 @@ def _count_choices(n: int, counted: bool, year: bool = False) -> list[int]:
     return [n + k for k in (-2, -1, 1, 2) if n + k >= low]
 
 
+_NEAR = 120
+"""How much of the text before a value its checks look at (a few words; keeps them linear)."""
 _PRONOUN_ONE_RE = re.compile(
     r"\b(?:the|this|that|which|another|each|every|any|no)\s+(?:[a-z]+\s+)?$|\b(?:a|an)\s+[a-z]+\s+$", re.I
 )
@@ -191,6 +193,7 @@ def wrong_count(
     number used as an adjective keeps its noun ("a 10 minute trip" -> "a 20 minute trip",
     "a two bedroom flat" -> "a three bedroom flat"). A round figure becomes another round
     figure ("$90" -> "$80"); a terminal number moves down ("Terminal 5" -> "Terminal 4")."""
+    before = before[-_NEAR:]  # only the words next to the value matter: linear in the prompt
     m = re.search(r"\d{1,3}(?:,\d{3})+|\d+", value)
     word = None if m else _NUMBER_WORD_RE.search(value)
     if not m and not word:
@@ -421,8 +424,9 @@ def category_of(value: str) -> list[str] | None:
 
 def _same_entry(value: str, entry: str) -> bool:
     """``value`` is the category entry ``entry``: case-insensitive, except that a short code in
-    capitals ("OAK", "SFO") is only ever matched in capitals ("an oak frame" is no airport)."""
-    if entry.isupper() and len(entry) <= 4:
+    letters in capitals ("OAK", "SFO") is only ever matched in capitals ("an oak frame" is no
+    airport); one with a digit ("PS5") is matched in any case ("my ps5")."""
+    if entry.isalpha() and entry.isupper() and len(entry) <= 4:
         return value == entry
     return value.lower() == entry.lower()
 
@@ -496,6 +500,7 @@ def _part_of_longer_number(value: str, before: str, after: str) -> bool:
     """``value`` is one part of a written-out span or number: the year of a tax year
     ("2025/26": the two halves move together or not at all) or a group of a phone number
     spaced out ("07700 900123": the prefix is never misstated)."""
+    before = before[-_NEAR:]
     if re.match(r"-[A-Za-z]", after):
         return True  # "his 12-month vaccinations": the number is part of an adjective
     if not re.fullmatch(r"\d+", value.strip()):
