@@ -57,6 +57,7 @@ from perturb.generate.perturbations._phrases import (
     phrase_ops,
 )
 from perturb.generate.perturbations._text import (
+    heads_label,
     message_style,
     rounded,
     sentence_spans,
@@ -134,6 +135,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if not m:
         return []
     nxt = m.group(1).lower()
+    if heads_label(rest[m.end() :]):
+        return []  # "Order number X." names a number; it asks no one to order
     if found is None:
         if nxt not in d["action_verbs"]:
             return []
@@ -169,6 +172,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         tail = (tail[0] + g_end, tail[1] + g_end)
     if tail and sentence.endswith("?"):
         return []  # "Could you X, I need it?": which part asks is unclear; leave it
+    if not tail and _COMMA_CLAUSE_RE.search(body):
+        # "Return order X, the shoes are too small.": the part after the comma may be a clause
+        # of its own, and a "?" at the end would ask it; only framings that keep the "." stay
+        choices = [p for p in choices if not _is_question(p)]
     if not choices:
         return []
     picks = [rng.choice(choices)]
@@ -197,6 +204,8 @@ def _framing_op(
     lower_style = _lower_style(masked)
     if lower_style and new_text[:1].isupper() and not re.match(r"I\b", new_text):
         new_text = new_text[0].lower() + new_text[1:]
+    if lower_style and _writes_lower_i(masked):
+        new_text = _lower_i(new_text)  # "i'd like to cancel ... i already picked it up"
     verb = rest[0]
     if new_prefix == "":
         verb = verb.upper() if at_start and not lower_style else verb.lower()
@@ -281,6 +290,17 @@ _PURPOSE_RE = re.compile(
 )
 """A noun phrase followed by "to <verb>": the sentence gives a purpose or a wish about
 something ("some cash to feel comfortable", "the heating to come on"), not a request for it."""
+
+
+_COMMA_CLAUSE_RE = re.compile(
+    r",\s+(?:the|these|those|his|her|its|their|your|one|both|all|some|none|nothing|everything)\b", re.I
+)
+"""A comma before what may be a second clause's subject ("..., the shoes are too small")."""
+
+
+def _lower_i(text: str) -> str:
+    """``text`` with the pronoun "I" written "i", for a message that writes it that way."""
+    return re.sub(r"(?<![\w'])I(?=$|[\s'’])", "i", text)
 
 
 def _mood(prefix: str, group: str) -> str:
@@ -447,7 +467,9 @@ def question_ops(
         and not _SECOND_ASK_RE.search(m.group("pred"))
     ):
         verb = m.group("pred").split(" ", 1)[0].lower()
-        if verb in _ACTIVE_VERBS or verb in load_data("paraphrase")["action_verbs"]:
+        if (
+            verb in _ACTIVE_VERBS or verb in load_data("paraphrase")["action_verbs"]
+        ) and not _compound_subject(m.group("pred")):
             # "Can the florist deliver to the church by 11am?" -> "... whether the florist can
             # deliver to the church by 11am"
             new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
@@ -628,6 +650,19 @@ def _second_question(rest: str) -> str | None:
 _ACTIVE_VERBS = frozenset("come arrive visit fit handle take cover stay accept".split())
 
 
+def _compound_subject(pred: str) -> bool:
+    """The would-be verb after a modal question's subject may be the last word of a compound
+    noun ("Could the photo book for X be sent ...": "book" is part of "the photo book"; "Can
+    the garden table arrive ..."): true when another bare verb follows it, or when "be" comes
+    later (then "be" is the modal's verb and the first word belongs to the subject)."""
+    words = re.findall(r"[a-z'-]+", pred.lower())
+    if len(words) > 1 and (
+        words[1] in _ACTIVE_VERBS or words[1] in load_data("paraphrase")["action_verbs"] or words[1] == "be"
+    ):
+        return True
+    return "be" in words[1:]
+
+
 _THERE_RE = re.compile(
     r"(?P<aux>[Ii]s|[Aa]re|[Hh]as|[Hh]ave|[Ww]ill) there (?P<been>(?:been|be) )?"
     r"(?P<rest>(?:a|an|any|some|no)\b.+)$"
@@ -686,6 +721,12 @@ _FOR_ME_VERBS = frozenset(
 )
 
 
+_SUBORDINATE_RE = re.compile(
+    r"\b(?:while|when|whenever|if|because|since|until|till|before|after|once|unless|as soon as)\b", re.I
+)
+"""A subordinate clause or a time limit: a trailing "for me" would attach to it."""
+
+
 def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     """A bare order to an assistant gets "for me" ("Turn off the lamp in the hall" -> "Turn
     off the lamp in the hall for me"): a natural way to ask the same thing; never after
@@ -693,6 +734,10 @@ def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     sentence = masked[start:end]
     first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
     if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
+        return []
+    if heads_label(sentence[first.end() - 1 :]) or _SUBORDINATE_RE.search(sentence):
+        # "Order number X for me" is no request; "for me" after "while I'm on leave until
+        # 19 August" hangs off the wrong clause
         return []
     if re.search(r"\b(?:me|us|my|our|for|please)\b", sentence[first.end() :], re.I):
         # "for me" after another "for" phrase reads twice ("a call for Monday at 3 pm for me")
@@ -773,7 +818,11 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     rules = _phrase_rules()
     if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
         rules = [r for r in rules if not r[0].get("formal")]
-    ops.extend(phrase_ops(masked, rules, rng))
+    phrased = phrase_ops(masked, rules, rng)
+    if _lower_style(masked) and _writes_lower_i(masked):
+        # "i think" -> "i reckon", never "I reckon" beside the message's own "i"
+        phrased = [(name, [(a, b, _lower_i(new)) for a, b, new in edits]) for name, edits in phrased]
+    ops.extend(phrased)
     ops.extend(_structure_ops(masked, spans))
     return ops
 

@@ -63,6 +63,7 @@ from perturb.generate.perturbations._phrases import Rule, apply_edits, compile_r
 from perturb.generate.perturbations._text import (
     capitalize_first,
     decapitalize_first,
+    heads_label,
     match_case,
     message_style,
     rounded,
@@ -98,8 +99,6 @@ _VISIT_VERBS = frozenset({"come", "pop"})
 """Verbs of coming round that a request opener may frame only after an asking opener
 ("Can someone come out today?" -> "Could you possibly come out today?"; a bare "Come out
 today." is never read as a request)."""
-_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b", re.I)
-"""A verb-looking word that heads a label ("Order number X", "Book reference X")."""
 _COMPOUND_HEAD_RE = re.compile(r"\b(?:bank|public|school|national)\s+$", re.I)
 """A fixed compound whose second word is not a regional term: "bank holidays" are never
 "bank vacations"."""
@@ -292,7 +291,7 @@ def _opener(
             m = _OPENER_RE.match(rest)
             prefix = m.group() if m else ""
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
-            if word and _LABEL_AFTER_RE.match(rest[len(prefix) + word.end() :]):
+            if word and heads_label(rest[len(prefix) + word.end() :]):
                 continue  # "Order number X." names a number; it asks no one to order
             if not word or not (
                 word.group().lower() in verbs or (prefix.strip() and word.group().lower() in _VISIT_VERBS)

@@ -164,9 +164,16 @@ _FAMILY_FACT_RE = re.compile(
 child's age."""
 
 
+_KNOWN_FACT_RE = re.compile(r"\b(?:born\s+(?:on\s+|in\s+)?(?:the\s+)?|now\s+)$", re.I)
+"""A value nobody misstates: a birth date ("he was born on 8 March 2024") or the present
+time read off a clock ("it's now half eight")."""
+
+
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
-    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]):
+    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]) or _KNOWN_FACT_RE.search(
+        ctx.prompt[max(0, span.start - 40) : span.start]
+    ):
         return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None
