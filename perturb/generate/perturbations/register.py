@@ -70,6 +70,7 @@ from perturb.generate.perturbations._text import (
     sentence_spans,
     trailing_clause,
     word_change_share,
+    words,
 )
 from perturb.generate.perturbations.paraphrase import _COPULA_RE, question_ops
 from perturb.generate.slots import detect
@@ -177,7 +178,10 @@ def vocabulary(masked: str, locale: str) -> str:
         found = [
             m
             for m in rx.finditer(masked)
-            if ("code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000"))
+            if (
+                "code" not in src.lower()
+                or not re.sub(r"^[\s:]*(?:is\s+)?", "", masked[m.end() :]).startswith("\ue000")
+            )
             and not _COMPOUND_HEAD_RE.search(masked[: m.start()])
         ]
         if found:
@@ -284,6 +288,10 @@ def _opener(
             options = list(
                 style.get("spoken_noun_openers", style["noun_openers"]) if plain else style["noun_openers"]
             )
+            said = noun.group().split()[-1].lower()
+            # "I need a new charger" is never "Want a new charger" (nor "I want X" "Need X")
+            clash = {"need": ("want", "i want"), "want": ("need",), "like": ("need",)}.get(said, ())
+            options = [o for o in options if not o.lower().startswith(clash)]
             if not options:
                 continue  # "I would be grateful for a van" is no one's voice or text message
             body = rest[noun.end() :]
@@ -294,7 +302,9 @@ def _opener(
             if word and heads_label(rest[len(prefix) + word.end() :]):
                 continue  # "Order number X." names a number; it asks no one to order
             if not word or not (
-                word.group().lower() in verbs or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
+                word.group().lower() in verbs
+                or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
+                or _imperative(rest[len(prefix) :], verbs)
             ):
                 continue
             openers = style["openers"]
@@ -316,6 +326,62 @@ def _opener(
         near = sorted(results, key=lambda r: round(score(r), 2))[:2]
         return rng.choice(near)
     return masked
+
+
+_OBJECT_START_RE = re.compile(r"\s+(?:my|the|a|an|this|that|these|those|our|your|it|them|me|us|all|some)\b")
+_NOT_IMPERATIVE = frozenset(
+    "yesterday today tonight tomorrow also so and but then now just only even still here there sorry "
+    "thanks thank hi hello hey ok okay yes no please pls kindly not never always maybe perhaps all "
+    "every each both after before since because when while if once as last next this that these "
+    "those what who why how where which whose is are was were am has have had did does do will would "
+    "can could should may might must shall i you he she it we they my our your their".split()
+)
+_FINITE_RE = re.compile(
+    r"\b(?:is|are|was|were|am|has|have|had|did|does|do|will|would|can|could|should|won't|can't|"
+    r"isn't|wasn't|didn't|doesn't|don't|hasn't|haven't)\b|\b[a-z]+ed\b",
+    re.I,
+)
+
+
+def _imperative(sentence: str, verbs: set[str]) -> bool:
+    """Whether a sentence is a bare order whose verb is not in the verb list: its first word
+    is followed by an object ("Use my promo code X", "Enlarge the photo to A3") or is a known
+    verb with "re-" ("Reprint order X"), and no finite verb follows (never "Yesterday my card
+    was declined")."""
+    m = re.match(r"([A-Za-z]+)", sentence)
+    if not m or re.split(r"(?<=[.!?])\s", sentence, maxsplit=1)[0].rstrip().endswith("?"):
+        return False  # a question ("Did it go through?") is no order
+    word = m.group(1).lower()
+    if (
+        word in _NOT_IMPERATIVE
+        or word.endswith(("ly", "ing", "ed"))
+        or (word.endswith("s") and not word.endswith("ss"))
+    ):
+        return False
+    clause = re.split(r"[,;:.!?]", sentence[m.end() :], maxsplit=1)[0]
+    if _FINITE_RE.search(clause):
+        return False
+    if word.startswith("re") and word[2:] in verbs:
+        return True
+    return bool(_OBJECT_START_RE.match(sentence[m.end() :]))
+
+
+def _one_command(masked: str) -> bool:
+    """A short one-sentence order, with or without "please"/"can you" and a full stop ("Set an
+    alarm for 6:30 tomorrow.", "Can you remind me to X?"): what a user says to a device, so no
+    greeting or closing and only the register's spoken openers."""
+    unlisted = re.sub(r",(?=[^,.!?]*\b(?:and|or)\b)", "", masked)  # "milk, eggs and bread"
+    if len(sentence_spans(masked)) != 1 or len(words(masked)) > 12 or "," in unlisted:
+        return False  # a longer message, or one with a clause of its own ("X, the shoes are too small")
+    if _GREETING_RE.match(masked):
+        return False
+    m = _OPENER_RE.match(masked)
+    body = masked[m.end() :] if m else masked
+    word = re.match(r"[A-Za-z]+", body)
+    verbs = set(load_data("paraphrase")["action_verbs"])
+    if word is None:
+        return False
+    return word.group().lower() in verbs or _imperative(body, verbs)
 
 
 def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
@@ -358,6 +424,11 @@ def _greeting(
         return rest[:1].upper() + rest[1:]
     options = style["greetings"] + (style["formal_greetings"] if formal else [])
     rest = masked[m.end() :] if m else masked
+    opening = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)[:3]}
+    # never "Hi team, our team, the Rovers, ...": the greeting's noun is not the next words'
+    options = [
+        o for o in options if not {w.lower() for w in re.findall(r"[A-Za-z]+", o)[1:]} & opening
+    ] or options
     if keeps_capital(rest):  # a greeting of its own: "Hello sir! First cancel ..."
         options = [o for o in options if not o.startswith(("Dear", "Respected"))]
         new = rng.choice(options)
@@ -368,7 +439,11 @@ def _greeting(
 def _closing(masked: str, reg: str, rng: random.Random) -> str:
     style = _data()[reg]
     m = _CLOSING_RE.search(masked)
-    new = rng.choice(style["closings"])
+    closings = style["closings"]
+    if "?" in masked or re.search(r"\b(?:let me know|tell me|confirm)\b", masked, re.I):
+        # a question is answered, not done: "Please do the needful" closes a request only
+        closings = [c for c in closings if "needful" not in c] or closings
+    new = rng.choice(closings)
     body = masked[: m.start()] if m else masked
     if not body.rstrip().endswith((".", "!", "?")):
         if m is None and body.rstrip().endswith("\ue001"):
@@ -390,6 +465,55 @@ def _question(masked: str, reg: str, rng: random.Random, plain: bool = False) ->
     return masked
 
 
+_DIRECT_QUESTION_RE = re.compile(
+    r"(?:how|what|what's|whats|when|when's|where|where's|who|who's|which|why|is|are|am|was|were|"
+    r"can|could|do|does|did|will|would|should|has|have|any)\b",
+    re.I,
+)
+_YES_NO_WORDS = frozenset("is are am was were can could do does did will would should has have".split())
+_ASKS_SOMEONE_RE = re.compile(
+    r"(?:can|could|would|will)\s+(?:you|u|someone|anyone|somebody)\b|.*\b(?:let me know|tell me)\b", re.I
+)
+"""A question that is itself a request ("Could you send X?", "... let me know?"): it takes the
+register's opener, never a question frame."""
+
+
+def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
+    """A direct question that cannot be asked indirectly, framed the register's way: after
+    it in a written message ("Where is it? Kindly let me know.", "... I would be grateful if
+    you could let me know."), before it when the message opens with it ("Quick q: does my
+    plan include roaming in Canada?", "Please tell me, how much is a flu jab?"). Only the
+    first direct question; a register without the frame leaves the text as it is."""
+    style = _data()[reg]
+    spans = sentence_spans(masked)
+    for a, b in spans if style["question_leads"] else ():
+        if question_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
+            return masked  # asked indirectly by the register's question leads instead
+    for i, (a, b) in enumerate(spans):
+        sentence = masked[a:b]
+        if not sentence.endswith("?") or not _DIRECT_QUESTION_RE.match(sentence):
+            continue
+        if _ASKS_SOMEONE_RE.match(sentence):
+            return masked
+        first = sentence.split(" ", 1)[0].lower()
+        opens = i == 0 and not _GREETING_RE.match(sentence)
+        before = style.get("question_before", [])
+        if before and opens and (plain or reg == "terse_us"):
+            return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
+        after = list(style.get("question_after", []))
+        if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence):
+            after += style.get("question_after_yes_no", [])  # never "X, or Y? Please confirm."
+        if after and not plain:
+            # at the end of the message, after what the question leans on ("Why is my mailbox
+            # full? I only have 2 GB. I would be grateful if you could let me know."), before
+            # a closing of the user's own
+            close = _CLOSING_RE.search(masked)
+            end = close.start() if close and close.start() >= b else len(masked.rstrip())
+            return masked[:end].rstrip() + " " + rng.choice(after) + masked[end:]
+        return masked
+    return masked
+
+
 @functools.lru_cache(maxsize=4)
 def _register_rules(reg: str) -> list[Rule]:
     return compile_rules(_data()[reg]["phrases"])
@@ -402,10 +526,32 @@ def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
     return op
 
 
+def _late_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+    """Changes to the request tried after the register's own wording (in this order): a
+    question frame for a direct question that cannot be asked indirectly, and in the terse
+    register a dropped "I" and a value written as a label."""
+    ops: list[tuple[str, Callable[[str, random.Random], str]]] = [
+        ("question_frame", lambda t, r: _question_frame(t, reg, r, plain))
+    ]
+    if reg == "terse_us":
+        ops.append(("dropped_subject", lambda t, r: _drop_subject(t)))
+        ops.append(("label", lambda t, r: _terse_label(t)))
+    return ops
+
+
+def _unchanged(masked: str, rng: random.Random) -> str:
+    return masked
+
+
 def _body_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
     """Changes to the request itself (besides the opener): wording, contractions, terse words.
     ``plain``: a voice command or text message, whose contractions stay as they are."""
-    ops = [("phrase:" + rule[0]["from"], _phrase_op(rule)) for rule in _register_rules(reg)]
+    ops = [
+        # a formal phrase ("I require") in a voice command or text message is left out (kept in
+        # the list, as a no-op, so the seeded order of the other changes stays the same)
+        ("phrase:" + rule[0]["from"], _unchanged if plain and rule[0].get("formal") else _phrase_op(rule))
+        for rule in _register_rules(reg)
+    ]
     if plain and not _data()[reg].get("plain_wording", True):
         ops = []  # "I require a taxi" is no one's text message; its question may still be asked
     if _data()[reg]["question_leads"]:
@@ -470,8 +616,10 @@ _QUESTION_START = frozenset(
     "should any".split()
 )
 _CLAUSE_START_RE = re.compile(
-    r"\s+(?=(?:can i|could i|can you|could you|do you|is there|are there|is it|i need|i want|"
-    r"i'm|i have|i've|why|(?:the|my|our) [a-z]+(?: [a-z]+)? (?:is|are|was|were)\b|"
+    r"\s+(?=(?:can i|could i|can we|could we|can you|could you|do you|do we|should i|should we|"
+    r"is there|are there|is it|i need|i want|"
+    r"i'm|i have|i've|why|(?:the|my|our) [a-z]+(?: [a-z]+)? (?:is|are|was|were|stopped|broke|keeps|won't|"
+    r"isn't|doesn't|didn't|can't)\b|"
     r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b))",
     re.I,
 )
@@ -558,6 +706,52 @@ def _texting_tail(masked: str) -> str:
     return masked
 
 
+_PAST = _PARTICIPLES | frozenset("took went came gave saw wrote spoke forgot drove rang ate".split())
+_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i)(?:'ve)? (?=([a-z]+)\b)")
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?]")
+
+
+def _drop_subject(masked: str) -> str:
+    """Terse: "I" dropped before a past-tense verb that opens a statement ("I ordered a blue
+    jacket last week." -> "Ordered a blue jacket last week.", "I've restarted the router twice."
+    -> "Restarted the router twice."); never in a question."""
+
+    def one(m: re.Match[str]) -> str:
+        verb = m.group(1)
+        stop = _SENTENCE_END_RE.search(masked, m.end())
+        if stop and stop.group() == "?":
+            return m.group()  # a question ("I paid twice, can I get it back?") keeps its subject
+        if verb == "been" or not (
+            verb in _PAST or (verb.endswith("ed") and not verb.endswith("eed") and len(verb) > 3)
+        ):
+            return m.group()
+        return ""
+
+    out = _DROP_I_RE.sub(one, masked)
+    if out == masked:
+        return masked
+    # the dropped subject's verb opens its sentence now: capitalised as the sentence was
+    return re.sub(
+        r"(^|[.!?] )([a-z])",
+        lambda m: m.group(1) + m.group(2).upper() if message_style(masked) != "lower" else m.group(),
+        out,
+    )
+
+
+_LABEL_STATEMENT_RE = re.compile(
+    r"(?:(?<=^)|(?<=[.!?] ))(?:[Tt]he|[Mm]y|[Oo]ur) ((?:[A-Za-z]+ ){0,2}[A-Za-z]+) is "
+    r"(\ue000[^\ue001]*\ue001)(?=[.!]?$|[.!]\s)"
+)
+
+
+def _terse_label(masked: str) -> str:
+    """Terse: a sentence that only names a value is written as a label ("The tracking number
+    is X." -> "Tracking number: X.", "My order number is X." -> "Order number: X.")."""
+    return _LABEL_STATEMENT_RE.sub(lambda m: capitalize_first(m.group(1)) + ": " + m.group(2), masked)
+
+
 SURFACE = frozenset(
     {"spelling", "contractions", "expand_contractions", "greeting", "closing", "full_sentences"}
 )
@@ -593,7 +787,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     style = message_style(ctx.masked)
-    plain = style != "written"  # a voice command or a text message: plain openers, no "I cannot"
+    # a short one-sentence order ("Set an alarm for 6:30 tomorrow."): said to a device, so no
+    # greeting or closing and the register's spoken openers (never "Might I ask you to ...")
+    command = _one_command(ctx.masked)
+    plain = style != "written" or command  # also a text message: plain openers, no "I cannot"
     start = ctx.masked
     written: list[str] = []
     if style == "lower" and reg != "terse_us":
@@ -611,7 +808,9 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             style = "written"
     locale = _LOCALE[reg]
     spelled = spell(start, locale)
-    masked = vocabulary(spelled, locale)
+    # a "$" amount is American, a "£" one British: their regional terms stay ("$1,000 ... ATM")
+    other = "$" if locale == "uk" else "£"
+    masked = spelled if other in ctx.prompt else vocabulary(spelled, locale)
     changes = written + (["spelling"] if spelled != start else [])
     if masked != spelled:
         changes.append("vocabulary")
@@ -625,6 +824,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     current = masked_change_share(ctx, masked)
     body = _body_ops(reg, plain)
     rng.shuffle(body)
+    body += _late_ops(reg, plain)
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
@@ -649,7 +849,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         ("closing", lambda t, r: _closing(t, reg, r)),
     ]
     rng.shuffle(frame)
-    if style != "written" or (plain and not _data()[reg].get("letters_from_texts")):
+    if style != "written" or command or (plain and not _data()[reg].get("letters_from_texts")):
         frame = []  # no "Dear team," before a voice command or a text message written out
     for name, op in frame:
         if current >= level and not (letter and not {"greeting", "closing"} & set(changes)):
