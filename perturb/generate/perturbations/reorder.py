@@ -356,7 +356,7 @@ def _valued(tokens: list[str]) -> bool:
     return any(t.startswith("\ue000") or _plain(t) in _TIME_WORDS for t in tokens)
 
 
-def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
+def split_phrases(clause: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()) -> Clause:
     """The clause's head and its movable modifier phrases (see the module docstring).
     ``timeish``: the sentinels that stand for a time, date or weekday."""
     tail = ""
@@ -376,7 +376,7 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         if (
             low in _PHRASE_STOP
             and not (low == "to" and opened_from)
-            and not (low == "and" and _between(tokens, i))
+            and not (low == "and" and (_between(tokens, i) or _joins_times(tokens, i, timeish)))
         ):
             begin = i + 1
             opened_from = False
@@ -385,6 +385,8 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         for i in range(max(1, begin), len(tokens))
         if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
         or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
+        or _ago_at(tokens, i)
+        or (tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE)
     ]
     if not starts:
         return Clause(clause, [], tail)
@@ -505,8 +507,12 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
     prev = tokens[i - 1]
     low = _plain(prev)
     if prev.startswith("\ue000") and prev.rstrip(".,!?") not in timeish and i > 1:
-        # "stolen in Barcelona last week": a time right after a place value
-        return _plain(tokens[i - 2]) in _PHRASE_START
+        # "stolen in Barcelona last week": a time right after a place value; "an MOT for my
+        # Ford Fiesta next Tuesday morning": a time that ends the clause after a noun's value
+        return _plain(tokens[i - 2]) in _PHRASE_START or (
+            _plain(tokens[i - 2]) in _DETERMINERS
+            and all(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in tokens[i:])
+        )
     if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
         return False
     # "the 6:30 pm spin class": a value inside a noun phrase, not a phrase of its own
@@ -527,6 +533,13 @@ _ING_NOUNS = frozenset(
     "ed bed red shed".split()
 )
 """Words ending in -ing/-ed that are not verb forms ("saturday morning under $90")."""
+
+
+def _joins_times(tokens: list[str], i: int, timeish: frozenset[str]) -> bool:
+    """True when the "and" at ``i`` joins two times ("at 8am and 8pm"): one phrase."""
+    if i == 0 or i + 1 >= len(tokens):
+        return False
+    return tokens[i - 1].rstrip(".,!?") in timeish and tokens[i + 1].rstrip(".,!?") in timeish
 
 
 def _between(tokens: list[str], i: int) -> bool:
@@ -555,7 +568,7 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     return prev in _PHRASE_START and prev not in ("tomorrow", "tonight", "today")
 
 
-def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
+def _split_unit(sentence: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()) -> Unit:
     end = ""
     m = re.search(r"[.!?]+[\"'”’)]*$", sentence)
     body = sentence
@@ -588,7 +601,7 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
             merged[-1] += ", " + c
         else:
             merged.append(c)
-    clause_list = [split_phrases(c, timeish) for c in merged]
+    clause_list = [split_phrases(c, timeish, past) for c in merged]
     for clause in clause_list:
         clause.timed = [_has_time(_TOKEN_RE.findall(p), timeish) for p in clause.phrases]
         clause.head_timed = _has_time(_TOKEN_RE.findall(clause.head), timeish)
@@ -625,7 +638,89 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
         first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
     if first.frontable and not (question and _first_word(body) in _WH_FRONT):
         first.frontable = _one_verb_head(first, yes_no=question)
+    if not first.frontable and not question and end.startswith(".") and body[:1].isupper():
+        first.frontable = _past_front(first, timeish, past)
     return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_PAST_TIME_RE = re.compile(
+    r"(?:yesterday(?: (?:morning|afternoon|evening|night))?|last (?:night|week|weekend|month|year|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|[\ue000-\uf8ff]+)|"
+    r"this (?:morning|afternoon)|earlier today|\S+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)",
+    re.I,
+)
+"""A time that can only be the time of a past event ("yesterday", "last week", "two weeks
+ago", "this morning" told in the past tense): it never names the time of something arranged
+("book X for last week" is no one's request)."""
+_PAST_VERBS = frozenset(
+    "was were sent got made left saw took paid bought went came gave told said put lost found "
+    "broke fell ran had did brought spent stole stolen rang wrote forgot drove flew sold sat "
+    "met heard hit kept began felt won".split()
+)
+_BOUGHT = frozenset("ordered bought purchased".split())
+_PAST_BLOCKERS = frozenset(
+    "need needs want wants would will can could should must may might going trying planning "
+    "hoping supposed able have has am is are be been that which who whom whose and but or so "
+    "because if when while where since until before after i we you he she they".split()
+)
+"""Words that give the head a second clause, a present or a future the past time could
+belong to instead ("I need to cancel the order I placed yesterday")."""
+
+
+def _ago_at(tokens: list[str], i: int) -> bool:
+    """True when ``tokens[i]`` opens "<number> weeks ago" ("two weeks ago", "3 days ago")."""
+    if i + 2 >= len(tokens) or _plain(tokens[i + 2]) != "ago":
+        return False
+    unit = _plain(tokens[i + 1])
+    return unit in _TIME_WORDS or unit + "s" in _TIME_WORDS
+
+
+def _past(spans: list[Span]) -> frozenset[str]:
+    """Sentinels of the spans that state a past time ("yesterday", "last week", "two weeks
+    ago")."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        # a value in lower case cannot open a sentence: "Yesterday" would alter "yesterday"
+        if _PAST_TIME_RE.fullmatch(span.text) and not span.text[:1].islower()
+    )
+
+
+def _past_front(clause: Clause, timeish: frozenset[str], past: frozenset[str]) -> bool:
+    """True when a statement's last phrase is a past time that may open it ("I sent €400 to
+    the wrong account yesterday." -> "Yesterday, I sent €400 to the wrong account."): the
+    head opens with its subject ("I", "my/the <noun>", ...), its verb is in the past tense,
+    and it holds no second clause, modal, present or future the time could belong to. A past
+    time names when something happened, so even a verb that arranges something ("I ordered a
+    jacket last week") keeps its meaning when the time opens the sentence."""
+    if not clause.phrases or len(clause.phrases) > 3:
+        return False
+    last = _TOKEN_RE.findall(clause.phrases[-1])
+    text = " ".join(t.rstrip(".,!?") for t in last)
+    if last[0].startswith("\ue000") and text not in past:
+        return False  # "two weeks ago" as a value: "Two" would alter it
+    bought = False
+    if not ((len(last) == 1 and text in past) or _PAST_TIME_RE.fullmatch(text)):
+        # "I ordered a canvas on 2 November": the day a thing was bought is when it happened
+        if not (_plain(last[0]) in ("on", "in") and _time_phrase(last, timeish)):
+            return False
+        bought = True
+    tokens = _TOKEN_RE.findall(clause.head)
+    if not tokens or len(tokens) > 12:
+        return False
+    first = _plain(tokens[0])
+    if first not in ("i", "we", "my", "our", "the", "his", "her", "their"):
+        return False
+    rest = [_plain(t) for t in tokens[1:]]
+    if any(t in _PAST_BLOCKERS or t.endswith(("'d", "’d", "'ll", "’ll", "n't", "n’t")) for t in rest):
+        return False
+    if any(_plain(t) in _PAST_BLOCKERS for p in clause.phrases[:-1] for t in _TOKEN_RE.findall(p)):
+        return False
+    if bought:
+        # only after a verb of buying, with no other phrase ("I booked the court for 6:30 on
+        # Wednesday": the day is the booking's)
+        return len(clause.phrases) == 1 and any(t in _BOUGHT for t in rest)
+    return any(t in _PAST_VERBS or (t.endswith("ed") and t not in _ING_NOUNS and len(t) > 3) for t in rest)
 
 
 _WH_FRONT = frozenset("what when where which how who".split())
@@ -762,6 +857,7 @@ def units_of(
     timeish: frozenset[str] = frozenset(),
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
+    past: frozenset[str] = frozenset(),
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
@@ -773,7 +869,7 @@ def units_of(
             groups.append([s])
     units = []
     for k, group in enumerate(groups):
-        unit = _split_unit(group[0], timeish)
+        unit = _split_unit(group[0], timeish, past)
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
@@ -1151,9 +1247,10 @@ def _structure(
     timeish: frozenset[str],
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
+    past: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish, codes, leaning)), tail
+    return head, tuple(units_of(body, timeish, codes, leaning, past)), tail
 
 
 def _leaning(spans: list[Span]) -> frozenset[str]:
@@ -1197,7 +1294,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         raise SkipGeneration(reason)
     timeish = _timeish(list(ctx.spans))
     spans = list(ctx.spans)
-    head, unit_tuple, tail = _structure(ctx.masked, timeish, _codes(spans, timeish), _leaning(spans))
+    head, unit_tuple, tail = _structure(
+        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans)
+    )
     units = list(unit_tuple)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
@@ -1288,7 +1387,7 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans)))]
+    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans), past=_past(spans)))]
 
 
 def _flatten(text: str) -> str:
