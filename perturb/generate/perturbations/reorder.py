@@ -301,9 +301,28 @@ class Clause:
     noun it would attach to ("a cake for 12 people from Rosa")."""
     head_timed: bool = False
     """The head holds a time or date ("on Friday" as a comma clause)."""
+    pair: tuple[str, str, str, str] | None = None
+    """Two noun phrases joined by "and" in the head, each opening with a determiner, a number
+    or a possessive: (words before them, first, second, words after them), so that the head
+    is "<before> <first> and <second> <after>" ("I returned | the two sleeping bags | the
+    stove"). The two may swap ("I returned the stove and the two sleeping bags")."""
+
+    def head_parts(self) -> list[str]:
+        """The head as segments: itself, or its words before a pair, the first noun phrase
+        and "and" + the second."""
+        if self.pair is None:
+            return [self.head]
+        before, first, second, after = self.pair
+        return [before, first, "and " + second, *([after] if after else [])]
+
+    def head_text(self, swapped: bool = False) -> str:
+        if self.pair is None or not swapped:
+            return self.head
+        before, first, second, after = self.pair
+        return f"{before} {second} and {first}" + (f" {after}" if after else "")
 
     def parts(self) -> list[str]:
-        return [self.head, *self.phrases]
+        return [*self.head_parts(), *self.phrases]
 
 
 @dataclass
@@ -340,7 +359,7 @@ class Unit:
 
     def size(self) -> int:
         """Segments of the unit: each clause's head and phrases, and the glued sentences."""
-        return sum(1 + len(c.phrases) for c in self.clauses) + (1 if self.after else 0)
+        return sum(len(c.parts()) for c in self.clauses) + (1 if self.after else 0)
 
 
 def _first_word(text: str) -> str:
@@ -535,6 +554,69 @@ _ING_NOUNS = frozenset(
 """Words ending in -ing/-ed that are not verb forms ("saturday morning under $90")."""
 
 
+_NP_OPENERS = frozenset(
+    "the a an my our your his her their this that these those some two three four five six "
+    "seven eight nine ten".split()
+)
+"""Words that open a noun phrase that may swap with another ("the stove", "two tents")."""
+_NP_STOP = frozenset(
+    "and or but nor then to for from with of in on at by into onto under over near between "
+    "is are was were be been i we you he she it they me us him them please not no "
+    "first second former latter both either neither each".split()
+)
+"""Words that end a noun phrase or make an order of two (a clause, a preposition, "first")."""
+_PAIR_FOLLOWERS = frozenset("to for into onto".split())
+"""What may follow a swapped pair: a phrase that belongs to both ("to my list", "for
+Saturday pickup"); "under £300", "from Rosa", "in blue" could belong to the second alone."""
+
+
+def _np_opener(token: str) -> bool:
+    return _plain(token) in _NP_OPENERS or bool(re.fullmatch(r"\d+", token)) or token.startswith("\ue000")
+
+
+def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, str, str, str] | None:
+    """The two noun phrases joined by "and" that end the clause's head (``Clause.pair``), or
+    None. Both open with a determiner, a number, a possessive or a value and hold at most five
+    words, no preposition, verb form of "be", pronoun or ordering word ("first", "the latter",
+    "between"); words come before them (a verb: the pair is its object); what follows is
+    nothing, a time, or a phrase that belongs to both ("to my list", "for Saturday pickup")."""
+    tokens = _TOKEN_RE.findall(clause.head)
+    ands = [i for i, t in enumerate(tokens) if _plain(t) == "and"]
+    if len(ands) != 1 or any(t[-1:] in ",;:" for t in tokens):
+        return None
+    k = ands[0]
+    second = tokens[k + 1 :]
+    post: list[str] = []
+    cut = next((i for i, t in enumerate(second) if _plain(t) in _PAIR_FOLLOWERS), None)
+    if cut is not None:  # "milk and eggs to my shopping list": the phrase belongs to both
+        second, post = second[:cut], second[cut:]
+    if not second or len(second) > 5 or not _np_opener(second[0]):
+        return None
+    # the first noun phrase: back to its opener (and the openers right before it: "the two")
+    j = k - 1
+    while j >= 0 and not _np_opener(tokens[j]) and k - j <= 5:
+        j -= 1
+    if j < 0 or not _np_opener(tokens[j]):
+        return None
+    while j > 0 and _np_opener(tokens[j - 1]):
+        j -= 1
+    first = tokens[j:k]
+    before = tokens[:j]
+    if not before or len(first) > 5 or _plain(before[-1]) in ("between", "from", "both", "either"):
+        return None
+    if any(_plain(t) in _NP_STOP for t in first + second):
+        return None
+    # the same kind on both sides: a value beside a plain noun phrase reads as a list of two
+    # different things, fine; but a time is a phrase, not a thing ("Monday and Tuesday")
+    if any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in first + second):
+        return None
+    if clause.phrases and not post:
+        nxt = _TOKEN_RE.findall(clause.phrases[0])
+        if not clause.timed[:1] == [True] and _plain(nxt[0]) not in _PAIR_FOLLOWERS:
+            return None
+    return " ".join(before), " ".join(first), " ".join(second), " ".join(post)
+
+
 def _joins_times(tokens: list[str], i: int, timeish: frozenset[str]) -> bool:
     """True when the "and" at ``i`` joins two times ("at 8am and 8pm"): one phrase."""
     if i == 0 or i + 1 >= len(tokens):
@@ -604,6 +686,7 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset(), past: froz
     clause_list = [split_phrases(c, timeish, past) for c in merged]
     for clause in clause_list:
         clause.timed = [_has_time(_TOKEN_RE.findall(p), timeish) for p in clause.phrases]
+        clause.pair = _pair(clause, timeish)
         clause.head_timed = _has_time(_TOKEN_RE.findall(clause.head), timeish)
     request = re.match(r"\W*(?:can|could|would|will)\s+you\b", body, re.I) is not None
     question = (end.startswith("?") or _first_word(body) in _QUESTION_WORDS) and not request
@@ -877,6 +960,12 @@ def units_of(
         unit.refers_back = k > 0 and bool(
             _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
         )
+        # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
+        # noun phrase nearest to it, so the pair keeps its order
+        later_text = " ".join(" ".join(g) for g in groups[k:])[len(group[0]) :]
+        if _BACK_REFERENCE_RE.search(later_text) or _PRONOUN_CONTRACTION_RE.search(later_text):
+            for clause in unit.clauses:
+                clause.pair = None
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
         if not unit.after and not unit.refers_back and _holds(group[0], codes) and _id_fragment(group[0]):
             statement = True  # "Student number MS-2287." states an identifier like "... is X"
@@ -932,6 +1021,8 @@ class Order:
     phrases: list[list[list[int]]]
     fronted: set[int] = field(default_factory=set)
     """Units whose head clause's last time phrase opens the sentence."""
+    swapped: set[tuple[int, int]] = field(default_factory=set)
+    """(unit, clause) whose head's two noun phrases swap places (``Clause.pair``)."""
 
 
 def _identity(units: list[Unit]) -> Order:
@@ -956,7 +1047,7 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
                 opener = clause.phrases[last]
                 idx = [i for i in idx if i != last]
             phrases = [clause.phrases[i] for i in idx]
-            texts.append(" ".join([clause.head, *phrases]) + clause.tail)
+            texts.append(" ".join([clause.head_text((u, ci) in order.swapped), *phrases]) + clause.tail)
         head_pos = order.clauses[u].index(0)
         if head_pos != 0 or opener:
             texts[head_pos] = decapitalize_first(texts[head_pos])
@@ -980,7 +1071,7 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
     for ui, unit in enumerate(units):
         for ci, clause in enumerate(unit.clauses):
             offsets[(ui, ci)] = total
-            total += 1 + len(clause.phrases)
+            total += len(clause.parts())
         if unit.after:
             offsets[(ui, -1)] = total
             total += 1
@@ -988,8 +1079,12 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
     for u in order.units:
         for ci in order.clauses[u]:
             base = offsets[(u, ci)]
-            out.append(base)
-            out.extend(base + 1 + p for p in order.phrases[u][ci])
+            nh = len(units[u].clauses[ci].head_parts())
+            heads = list(range(base, base + nh))
+            if (u, ci) in order.swapped:  # the pair's two noun phrases (after the words before them)
+                heads[1], heads[2] = heads[2], heads[1]
+            out.extend(heads)
+            out.extend(base + nh + p for p in order.phrases[u][ci])
         if units[u].after:
             out.append(offsets[(u, -1)])
     return out
@@ -1009,7 +1104,8 @@ def _front(units: list[Unit], order: Order, flat: list[int]) -> list[int]:
         chunk = flat[pos : pos + size]
         pos += size
         if u in order.fronted:
-            last = offsets[u] + len(units[u].clauses[0].phrases)
+            first = units[u].clauses[0]
+            last = offsets[u] + len(first.parts()) - 1
             chunk = [last] + [i for i in chunk if i != last]
         out.extend(chunk)
     return out
@@ -1085,6 +1181,8 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
         ):
             order.fronted.add(ui)  # never two openers ("On Friday, under £300, book ...")
         for ci, clause in enumerate(unit.clauses):
+            if clause.pair is not None and rng.random() < 0.5:
+                order.swapped.add((ui, ci))
             if len(clause.phrases) > 1 and rng.random() < p_phrases:
                 new = list(range(len(clause.phrases)))
                 if rng.random() < 0.5:  # move one phrase
@@ -1307,7 +1405,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     movable = (
         any(u.free or u.earlier or u.later for u in units)
         or any(len(u.clauses) > 1 and u.splittable for u in units)
-        or any(len(c.phrases) > 1 or (c.frontable and fronting) for u in units for c in u.clauses)
+        or any(
+            len(c.phrases) > 1 or (c.frontable and fronting) or c.pair is not None for u in units for c in u.clauses
+        )
     )
     if not movable:
         raise SkipGeneration(
