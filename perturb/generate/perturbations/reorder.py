@@ -307,6 +307,12 @@ class Clause:
     is "<before> <first> and <second> <after>" ("I returned | the two sleeping bags | the
     stove"). The two may swap ("I returned the stove and the two sleeping bags")."""
 
+    bare: bool = False
+    """A trailing subordinate clause split off without a comma ("What happens to our data | if
+    we cancel the subscription?"): it only moves to the front of its sentence, followed by a
+    comma ("If we cancel the subscription, what happens to our data?"); in place it follows
+    its main clause without one."""
+
     def head_parts(self) -> list[str]:
         """The head as segments: itself, or its words before a pair, the first noun phrase
         and "and" + the second."""
@@ -723,7 +729,52 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset(), past: froz
         first.frontable = _one_verb_head(first, yes_no=question)
     if not first.frontable and not question and end.startswith(".") and body[:1].isupper():
         first.frontable = _past_front(first, timeish, past)
+    if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
+        split = _trailing_clause(body)
+        if split is not None:  # nothing else moves: the clause may open the sentence
+            main, sub = split
+            return Unit([Clause(main), Clause(sub, bare=True)], end, False, True)
     return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_SUBORDINATORS = frozenset("if when unless while after".split())
+_CLAUSE_SUBJECTS = frozenset(
+    "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
+)
+_MAIN_OPENERS = frozenset(
+    "please set send cancel book call remind turn add tell let give find show check keep hold "
+    "email text move change switch stop pause start renew order make put get".split()
+)
+"""Words a main clause may open with and still be lower-cased behind a fronted clause (a
+question word, "please", a verb of request); a name ("Tesco ...") would lose its capital."""
+
+
+def _trailing_clause(body: str) -> tuple[str, str] | None:
+    """(main clause, subordinate clause) of a sentence that ends with "if/when/unless/while/
+    after" + a clause with its own subject ("What happens to our data if we cancel the
+    subscription", "Set up forwarding while I'm on leave until 19 August"), or None: the
+    sentence is in lower case or has a comma, the subordinate clause has no back-reference
+    (fronted, "it" would come before what it names), the main clause opens with a question
+    word, "please" or a verb of request and holds no "and/but/or" or second subordinator."""
+    if not body[:1].isupper() or re.search(r"[,;:]", body):
+        return None
+    tokens = _TOKEN_RE.findall(body)
+    subs = [i for i, t in enumerate(tokens) if _plain(t) in _SUBORDINATORS and i > 0]
+    if len(subs) != 1:
+        return None
+    k = subs[0]
+    main, sub = tokens[:k], tokens[k:]
+    if len(main) < 3 or len(sub) < 3 or _plain(sub[1]) not in _CLAUSE_SUBJECTS:
+        return None
+    first = _plain(main[0])
+    if first not in _QUESTION_WORDS and first not in _MAIN_OPENERS or main[0].startswith("\ue000"):
+        return None
+    if any(_plain(t) in ("and", "but", "or", "because", "so", "then", "than") for t in tokens):
+        return None
+    sub_text = " ".join(sub)
+    if _BACK_REFERENCE_RE.search(sub_text) or _PRONOUN_CONTRACTION_RE.search(sub_text):
+        return None
+    return " ".join(main), sub_text
 
 
 _PAST_TIME_RE = re.compile(
@@ -1060,7 +1111,13 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
         after = unit.after
         if after and not re.search(r"[.!?][\"'”’)]*$", after) and k < len(order.units) - 1:
             after += "."
-        out.append(", ".join(texts) + end + (" " + after if after else ""))
+        seq = ([-1] if opener else []) + list(order.clauses[u])  # the clause of each text
+        joined = texts[0]
+        for k2 in range(1, len(texts)):
+            ci = seq[k2]  # a trailing clause in place follows its main clause without a comma
+            bare = ci >= 0 and unit.clauses[ci].bare and seq[k2 - 1] == ci - 1
+            joined += (" " if bare else ", ") + texts[k2]
+        out.append(joined + end + (" " + after if after else ""))
     return " ".join(out)
 
 
@@ -1315,6 +1372,8 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
 
 def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     n = len(unit.clauses)
+    if n == 2 and unit.clauses[1].bare:  # "If we cancel, what happens to our data?"
+        return [1, 0]
     tails = list(range(1, n))
     rng.shuffle(tails)
     head = unit.clauses[0]
