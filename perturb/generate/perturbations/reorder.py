@@ -357,6 +357,10 @@ class Unit:
     the sentences after it. The first sentence and a sentence with a value set the scene that
     a question after them leans on ("I'm starting parental leave on 2 September. Who do I send
     the form to?"), so they never move behind it."""
+    ahead: bool = False
+    """A value statement that ends a message of three sentences or more ("... Do you offer a
+    discount? Our budget is around £2,000 a year."): it may move in front of the sentences
+    before it, but never open the message (it would come before what it belongs to)."""
     earlier: bool = False
     """A self-contained first-person statement of a fact with a value ("I paid $312 with
     PayPal on Monday."): it may move in front of the sentences before it. No other sentence
@@ -737,13 +741,14 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset(), past: froz
     return Unit(clause_list, end, and_last, len(merged) > 1)
 
 
-_SUBORDINATORS = frozenset("if when unless while after".split())
+_SUBORDINATORS = frozenset("if when unless while after although".split())
 _CLAUSE_SUBJECTS = frozenset(
     "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
 )
 _MAIN_OPENERS = frozenset(
     "please set send cancel book call remind turn add tell let give find show check keep hold "
-    "email text move change switch stop pause start renew order make put get".split()
+    "email text move change switch stop pause start renew order make put get "
+    "i we my our".split()
 )
 """Words a main clause may open with and still be lower-cased behind a fronted clause (a
 question word, "please", a verb of request); a name ("Tesco ...") would lose its capital."""
@@ -759,12 +764,21 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
     if not body[:1].isupper() or re.search(r"[,;:]", body):
         return None
     tokens = _TOKEN_RE.findall(body)
-    subs = [i for i, t in enumerate(tokens) if _plain(t) in _SUBORDINATORS and i > 0]
+    subs = [
+        i
+        for i, t in enumerate(tokens)
+        if i > 0
+        and (
+            _plain(t) in _SUBORDINATORS
+            or (_plain(t) == "even" and i + 1 < len(tokens) and _plain(tokens[i + 1]) == "though")
+        )
+    ]
     if len(subs) != 1:
         return None
     k = subs[0]
     main, sub = tokens[:k], tokens[k:]
-    if len(main) < 3 or len(sub) < 3 or _plain(sub[1]) not in _CLAUSE_SUBJECTS:
+    lead = 2 if _plain(sub[0]) == "even" else 1  # "even though we switched ..."
+    if len(main) < 3 or len(sub) < lead + 2 or _plain(sub[lead]) not in _CLAUSE_SUBJECTS:
         return None
     first = _plain(main[0])
     if first not in _QUESTION_WORDS and first not in _MAIN_OPENERS or main[0].startswith("\ue000"):
@@ -1035,6 +1049,7 @@ def units_of(
         unit.later = (
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
+        unit.ahead = statement and not unit.free and k >= 2 and k == len(groups) - 1
         units.append(unit)
     return units
 
@@ -1211,7 +1226,7 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
     one small move to a full shuffle."""
     order = _identity(units)
     p_units, p_clauses, p_phrases = rng.random(), rng.random(), rng.random()
-    free = [i for i, u in enumerate(units) if u.free or u.earlier or u.later]
+    free = [i for i, u in enumerate(units) if u.free or u.earlier or u.later or u.ahead]
     if free and len(units) > 1 and rng.random() < p_units:
         n = len(units)
         for _ in range(6):
@@ -1220,7 +1235,7 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
             chosen = set(free) if rng.random() < 0.5 else {rng.choice(free)}
             keys = [float(i) for i in range(n)]
             for i in chosen:
-                lo = -0.5 if units[i].free or units[i].earlier else float(i)
+                lo = -0.5 if units[i].free or units[i].earlier else 0.5 if units[i].ahead else float(i)
                 hi = n - 0.5 if units[i].free or units[i].later else float(i)
                 keys[i] = rng.uniform(lo, hi)
             new = sorted(range(n), key=keys.__getitem__)
@@ -1462,7 +1477,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     # order may open with its time (kept lower case); a lower-case question may not (above)
     fronting = True
     movable = (
-        any(u.free or u.earlier or u.later for u in units)
+        any(u.free or u.earlier or u.later or u.ahead for u in units)
         or any(len(u.clauses) > 1 and u.splittable for u in units)
         or any(
             len(c.phrases) > 1 or (c.frontable and fronting) or c.pair is not None for u in units for c in u.clauses
