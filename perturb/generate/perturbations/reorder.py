@@ -385,7 +385,9 @@ def _valued(tokens: list[str]) -> bool:
     return any(t.startswith("\ue000") or _plain(t) in _TIME_WORDS for t in tokens)
 
 
-def split_phrases(clause: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()) -> Clause:
+def split_phrases(
+    clause: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()
+) -> Clause:
     """The clause's head and its movable modifier phrases (see the module docstring).
     ``timeish``: the sentinels that stand for a time, date or weekday."""
     tail = ""
@@ -415,7 +417,9 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset(), past: froz
         if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
         or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
         or _ago_at(tokens, i)
-        or (tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE)
+        or (
+            tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE
+        )
     ]
     if not starts:
         return Clause(clause, [], tail)
@@ -660,7 +664,9 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     return prev in _PHRASE_START and prev not in ("tomorrow", "tonight", "today")
 
 
-def _split_unit(sentence: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()) -> Unit:
+def _split_unit(
+    sentence: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()
+) -> Unit:
     end = ""
     m = re.search(r"[.!?]+[\"'”’)]*$", sentence)
     body = sentence
@@ -1015,6 +1021,16 @@ def units_of(
             groups[-1].append(s)
         else:
             groups.append([s])
+    # per group: a back-reference after its first sentence (in its glued sentences or a later
+    # group), computed from the end so that the whole pass stays linear
+    refers_later = [False] * len(groups)
+    seen = False
+    for k in range(len(groups) - 1, -1, -1):
+        glued = " ".join(groups[k][1:])
+        seen = seen or bool(_BACK_REFERENCE_RE.search(glued) or _PRONOUN_CONTRACTION_RE.search(glued))
+        refers_later[k] = seen
+        first = groups[k][0]
+        seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
     units = []
     for k, group in enumerate(groups):
         unit = _split_unit(group[0], timeish, past)
@@ -1027,8 +1043,7 @@ def units_of(
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
-        later_text = " ".join(" ".join(g) for g in groups[k:])[len(group[0]) :]
-        if _BACK_REFERENCE_RE.search(later_text) or _PRONOUN_CONTRACTION_RE.search(later_text):
+        if refers_later[k]:
             for clause in unit.clauses:
                 clause.pair = None
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
@@ -1480,7 +1495,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         any(u.free or u.earlier or u.later or u.ahead for u in units)
         or any(len(u.clauses) > 1 and u.splittable for u in units)
         or any(
-            len(c.phrases) > 1 or (c.frontable and fronting) or c.pair is not None for u in units for c in u.clauses
+            len(c.phrases) > 1 or (c.frontable and fronting) or c.pair is not None
+            for u in units
+            for c in u.clauses
         )
     )
     if not movable:
