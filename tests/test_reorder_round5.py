@@ -1,0 +1,93 @@
+"""Reorder, round five of issue #14: the new kinds of move, with the exact texts every level and
+seed can give. The prompts are written for these tests (none is from a benchmark set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from perturb.generate.perturbations import measure_epsilon
+from tests.test_reorder_rules import _all_texts, _task
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # a past time ("last night") opens a past-tense statement; a time that names when
+        # something happened cannot be the time of a thing arranged
+        (
+            "My flight was cancelled last night. Can I get a refund?",
+            {},
+            {
+                "Last night, my flight was cancelled. Can I get a refund?",
+                "Can I get a refund? My flight was cancelled last night.",
+                "Can I get a refund? Last night, my flight was cancelled.",
+            },
+        ),
+        # ... never when the head has a present, a modal or a second clause it could belong to
+        ("I need to cancel the order I placed last week.", {}, set()),
+        # two noun phrases after a verb swap; a phrase that belongs to both ("to my work
+        # email") stays after them
+        (
+            "Please send the invoice and the receipt to my work email.",
+            {},
+            {"Please send the receipt and the invoice to my work email."},
+        ),
+        # never a fixed pair without a second determiner, never when a later "it" may mean
+        # the nearer one, never before "from X" (which may belong to the second alone)
+        ("Bring the salt and pepper.", {}, set()),
+        ("I bought a tent and a stove last week. It was broken.", {}, set()),
+        ("Order a pizza and two cokes from Luigi.", {}, set()),
+        # a trailing "if" clause with its own subject opens the sentence
+        (
+            "What time do you close if the match runs late?",
+            {},
+            {"If the match runs late, what time do you close?"},
+        ),
+        # ... never one that refers back ("it" would come before what it names)
+        ("Can you call me back when it is fixed?", {}, set()),
+        (
+            "We were charged $40 for delivery even though we collected the sofa ourselves.",
+            {"amount": "$40"},
+            {"Even though we collected the sofa ourselves, we were charged $40 for delivery."},
+        ),
+        # a value statement that ends the message may move in front of the question before
+        # it, never to the front of the message
+        (
+            "I run a small bakery. Do you deliver flour in bulk? My budget is around $500 a month.",
+            {"budget": "$500"},
+            {
+                "I run a small bakery. My budget is around $500 a month. Do you deliver flour in bulk?",
+                "Do you deliver flour in bulk? I run a small bakery. My budget is around $500 a month.",
+            },
+        ),
+        # two times joined by "and" are one phrase; a time after a noun's value is its own
+        (
+            "Remind me to water the plants at 7am and 6pm every day.",
+            {"t1": "7am", "t2": "6pm"},
+            {"Remind me to water the plants every day at 7am and 6pm."},
+        ),
+        (
+            "Book a car wash for my Toyota Yaris next Friday morning.",
+            {"car": "Toyota Yaris", "day": "next Friday"},
+            {"Book a car wash next Friday morning for my Toyota Yaris."},
+        ),
+    ],
+)
+def test_round_five_moves(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected
+
+
+def test_swapped_pair_is_measured_as_a_small_move() -> None:
+    """A swap of two noun phrases is measured from the finished text: 2 words pass 3 words
+    ("the invoice" / "and the receipt") of the 11 words: 6 of 55 pairs."""
+    task = _task("Please send the invoice and the receipt to my work email.", {})
+    text = "Please send the receipt and the invoice to my work email."
+    assert measure_epsilon(task, "reorder", text) == pytest.approx(round(6 / 55, 4))
+
+
+def test_fronted_clause_is_measured_from_the_text() -> None:
+    """The clause "if the match runs late" (5 words) passes "What time do you close" (5 words): 25 of the
+    45 word pairs changed order."""
+    task = _task("What time do you close if the match runs late?", {})
+    text = "If the match runs late, what time do you close?"
+    assert measure_epsilon(task, "reorder", text) == pytest.approx(round(25 / 45, 4))
