@@ -5,6 +5,7 @@ the change it covers."""
 from __future__ import annotations
 
 import random
+import re
 
 from perturb.generate.perturbations._wrong import category_of, wrong_value
 from tests.test_unseen_prompts import task, texts
@@ -177,3 +178,20 @@ def test_how_much_is_asked_as_what_it_costs() -> None:
 def test_register_keeps_its_own_questions() -> None:
     # the extra question rules are paraphrase's: register output is unchanged by them
     assert all("where it is" not in text for text in variants("Where is it?", "register"))
+
+
+def test_a_return_the_user_makes_is_never_the_helpers_own_act() -> None:
+    got = variants("Return order 5512-9031, the jacket is too big.", "paraphrase", {"order": "5512-9031"})
+    assert got and all("you to return" not in text for text in got)
+    assert "I'd like to return order 5512-9031, the jacket is too big." in got
+
+
+def test_no_make_that_when_the_value_is_a_subject() -> None:
+    for prompt in (
+        "Would 3pm suit? Any day Thursday works for me.",
+        "Is 10am on Tuesday OK? Tuesday works best.",
+    ):
+        got = sorted(set(texts(task(prompt, None), "self_correction", seeds=12)))
+        assert got and all(not re.search(r"make that \w+ (?:works|OK)", text) for text in got)
+    got = sorted(set(texts(task("Book a table for 4 at 7pm tomorrow.", None), "self_correction", seeds=12)))
+    assert "Book a table for 3... actually make that 4 at 7pm tomorrow." in got  # before a preposition

@@ -162,6 +162,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         if group == "self" and nxt in d["action_verbs"] and not object_me:
             # "I need to file a claim" -> "Could you help me file a claim?": the user still acts
             choices += d["help_framings"]
+    if nxt in _USER_DOES:
+        # "Return order X" asks for a return the user makes: "I'd like to return", "Can you
+        # return" (process it), never "I need you to return order X"
+        choices = [p for p in choices if not p.lower().endswith(" you to ")]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
     if _one_line_order(masked):
@@ -184,6 +188,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # a plain framing swap is trivial alone: also offer one that changes the mood
         picks.append(rng.choice(moody))
     return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
+
+
+_USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
+"""Verbs whose doer is the user even in an order to the helper ("Return order X"): never
+framed as the helper's own act ("I need you to return order X")."""
 
 
 def _framing_op(
