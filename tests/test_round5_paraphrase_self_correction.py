@@ -195,3 +195,10 @@ def test_no_make_that_when_the_value_is_a_subject() -> None:
         assert got and all(not re.search(r"make that \w+ (?:works|OK)", text) for text in got)
     got = sorted(set(texts(task("Book a table for 4 at 7pm tomorrow.", None), "self_correction", seeds=12)))
     assert "Book a table for 3... actually make that 4 at 7pm tomorrow." in got  # before a preposition
+
+
+def test_a_persons_need_is_never_a_requirement() -> None:
+    got = variants(
+        "I saw the nurse on Friday. She said I'd need a scan. Has the letter been sent yet?", "paraphrase"
+    )
+    assert got and all("require" not in text for text in got)
