@@ -5,6 +5,7 @@ the change it covers."""
 from __future__ import annotations
 
 import random
+import re
 
 from perturb.generate.perturbations._wrong import category_of, wrong_value
 from tests.test_unseen_prompts import task, texts
@@ -143,3 +144,61 @@ def test_a_birth_date_and_the_time_now_are_not_corrected() -> None:
     assert all("2 May 2023" in text and "May 2023," not in text for text in got)
     got = variants("It's now 9pm and my food hasn't come.", "self_correction")
     assert got == []
+
+
+# --- paraphrase: more questions asked another way (paraphrase only) ----------------------
+
+
+def test_short_questions_are_asked_indirectly() -> None:
+    got = variants("My parcel was due yesterday. Where is it?", "paraphrase")
+    assert "My parcel was due yesterday. Could you tell me where it is?" in got
+    assert "Could you tell me where they are?" in variants("Where are they?", "paraphrase")
+    assert "Could you tell me why my inbox is full?" in variants("Why is my inbox full?", "paraphrase")
+    got = variants("I sent the form on Monday. Has my claim been approved yet?", "paraphrase")
+    assert "I sent the form on Monday. Do you know whether my claim has been approved yet?" in got
+    got = variants("Am I actually registered for the course?", "paraphrase")
+    assert "I'd like to know whether I'm actually registered for the course." in got
+
+
+def test_a_does_question_finds_its_verb_after_the_whole_subject() -> None:
+    got = variants("Does my contract include free calls to France?", "paraphrase")
+    assert "Can you tell me whether my contract includes free calls to France?" in got
+    got = variants("Does the photo book include a gift box?", "paraphrase")
+    assert got and all("whether the photo book includes a gift box" in text for text in got)
+
+
+def test_how_much_is_asked_as_what_it_costs() -> None:
+    got = variants("How much is a haircut if I just walk in?", "paraphrase")
+    assert got == ["What does a haircut cost if I just walk in?"]
+    assert variants("How much does a car wash cost on weekends?", "paraphrase") == [
+        "What does a car wash cost on weekends?"
+    ]
+
+
+def test_register_keeps_its_own_questions() -> None:
+    # the extra question rules are paraphrase's: register output is unchanged by them
+    assert all("where it is" not in text for text in variants("Where is it?", "register"))
+
+
+def test_a_return_the_user_makes_is_never_the_helpers_own_act() -> None:
+    got = variants("Return order 5512-9031, the jacket is too big.", "paraphrase", {"order": "5512-9031"})
+    assert got and all("you to return" not in text for text in got)
+    assert "I'd like to return order 5512-9031, the jacket is too big." in got
+
+
+def test_no_make_that_when_the_value_is_a_subject() -> None:
+    for prompt in (
+        "Would 3pm suit? Any day Thursday works for me.",
+        "Is 10am on Tuesday OK? Tuesday works best.",
+    ):
+        got = sorted(set(texts(task(prompt, None), "self_correction", seeds=12)))
+        assert got and all(not re.search(r"make that \w+ (?:works|OK)", text) for text in got)
+    got = sorted(set(texts(task("Book a table for 4 at 7pm tomorrow.", None), "self_correction", seeds=12)))
+    assert "Book a table for 3... actually make that 4 at 7pm tomorrow." in got  # before a preposition
+
+
+def test_a_persons_need_is_never_a_requirement() -> None:
+    got = variants(
+        "I saw the nurse on Friday. She said I'd need a scan. Has the letter been sent yet?", "paraphrase"
+    )
+    assert got and all("require" not in text for text in got)

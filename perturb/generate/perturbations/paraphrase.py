@@ -162,6 +162,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         if group == "self" and nxt in d["action_verbs"] and not object_me:
             # "I need to file a claim" -> "Could you help me file a claim?": the user still acts
             choices += d["help_framings"]
+    if nxt in _USER_DOES:
+        # "Return order X" asks for a return the user makes: "I'd like to return", "Can you
+        # return" (process it), never "I need you to return order X"
+        choices = [p for p in choices if not p.lower().endswith(" you to ")]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
     if _one_line_order(masked):
@@ -184,6 +188,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # a plain framing swap is trivial alone: also offer one that changes the mood
         picks.append(rng.choice(moody))
     return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
+
+
+_USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
+"""Verbs whose doer is the user even in an order to the helper ("Return order X"): never
+framed as the helper's own act ("I need you to return order X")."""
 
 
 def _framing_op(
@@ -716,6 +725,87 @@ def _someone_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     return [("framing:someone", [(start, end, f"{lead}{m.group('rest')}?")])]
 
 
+_DET = r"(?:the|my|our|your|this|that|a|an)"
+_PLAIN = r"(?!(?:so|very|too|still|not|always|never|already|just|really)\b)[a-z][a-z'-]*"
+_PRONOUN_WH_RE = re.compile(r"(?P<wh>Where|When|Why) (?P<aux>is|are) (?P<np>it|they|that|this|he|she)\?$")
+_WHY_ADJ_RE = re.compile(
+    r"Why (?P<aux>is|are) (?P<np>" + _DET + r"(?: " + _PLAIN + r"){1,2}) (?P<adj>" + _PLAIN + r")\?$"
+)
+_HAS_BEEN_RE = re.compile(
+    r"(?P<aux>Has|Have) (?P<np>it|they|that|this|" + _DET + r"(?: " + _PLAIN + r"){1,3}) been "
+    r"(?P<rest>[a-z]+(?:ed|en|t)\b[^?,;]*)\?$"
+)
+_AM_I_RE = re.compile(r"(?P<aux>Am I|Are we) (?P<rest>[a-z][^?,;]*)\?$")
+_DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that) [a-z][^?,;]*)\?$")
+_DOES_VERBS = frozenset(
+    "include cover need take accept allow come expire renew work charge apply support offer run ship "
+    "open close start end require count".split()
+)
+_HOW_MUCH_RE = re.compile(
+    r"How much (?:(?P<does>does) (?P<np1>" + _DET + r"(?: " + _PLAIN + r"){1,3}) cost"
+    r"|(?P<is>is) (?P<np2>(?:a|an|the|my) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?))"
+    r"(?P<rest>(?= (?:if|when|for|without|with|at|in|on|after|before|per)\b)[^?]*|)\?$"
+)
+
+
+def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """Questions the shared indirect-question rules leave alone, asked another way (paraphrase
+    only; a capitalised question with its "?"): "Where is it?" -> "Could you tell me where it
+    is?", "Why is my mailbox full?" -> "... why my mailbox is full", "Has my refund been
+    processed yet?" -> "... whether my refund has been processed yet", "Am I on the list?" ->
+    "... whether I'm on the list", "Does my plan include roaming?" -> "... whether my plan
+    includes roaming", "How much is a flu jab if I walk in?" -> "What does a flu jab cost if I
+    walk in?"."""
+    sentence = masked[start:end]
+    if _lower_style(sentence) or not sentence.endswith("?"):
+        return []
+    m = _HOW_MUCH_RE.match(sentence)
+    if m:
+        np = m.group("np1") or m.group("np2")
+        if not _has_verbish(np):
+            return [("question:direct", [(start, end, f"What does {np} cost{m.group('rest')}?")])]
+    if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
+        _AM_I_RE.match(sentence) or _PRONOUN_WH_RE.match(sentence)
+    ):
+        return []  # a second subject: a clause of its own that the rewording could strand
+    lead, stop = rng.choice(_ASK_LEADS)
+    clause = None
+    m = _PRONOUN_WH_RE.match(sentence)
+    if m:
+        clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
+    m = _WHY_ADJ_RE.match(sentence)
+    if m and not _has_verbish(m.group("np") + " " + m.group("adj")):
+        clause = f"why {m.group('np')} {m.group('aux')} {m.group('adj')}"
+    m = _HAS_BEEN_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")):
+        clause = f"whether {m.group('np')} {m.group('aux').lower()} been {m.group('rest')}"
+    m = _AM_I_RE.match(sentence)
+    if (
+        m
+        and not _NEW_CLAUSE_RE.search(m.group("rest"))
+        and not _has_verbish(m.group("rest").split(" ", 1)[0])
+    ):
+        subject = "I'm" if m.group("aux") == "Am I" else "we're"
+        clause = f"whether {subject} {m.group('rest')}"
+    m = _DOES_RE.match(sentence)
+    if m:
+        words = m.group("np").split(" ")
+        # the verb is the first word after the subject that is a known verb, with no other
+        # verb right after it ("Does the photo book include X": never "the photo" + "book")
+        splits = [
+            i
+            for i in range(2, min(len(words), 5))
+            if words[i] in _DOES_VERBS and not (i + 1 < len(words) and words[i + 1] in _DOES_VERBS)
+        ]
+        if len(splits) == 1 and not _has_verbish(" ".join(words[: splits[0]])):
+            i = splits[0]
+            more = " ".join(words[i + 1 :])
+            clause = f"whether {' '.join(words[:i])} {third_person(words[i])}" + (f" {more}" if more else "")
+    if clause is not None:
+        return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
+    return []
+
+
 _FOR_ME_VERBS = frozenset(
     "book set play add find order reserve check schedule arrange cancel sort fix get pay".split()
 )
@@ -810,7 +900,8 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     ops: list[Op] = []
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-        ops.extend(question_ops(masked, a, b, rng))
+        asked = question_ops(masked, a, b, rng)
+        ops.extend(asked or _more_question_ops(masked, a, b, rng))
         ops.extend(_direct_question_ops(masked, a, b))
         ops.extend(_someone_ops(masked, a, b, rng))
         ops.extend(_can_i_ops(masked, a, b, rng))
