@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from perturb.generate.perturbations.register import (
+    _contract,
     _drop_subject,
     _imperative,
     _question_frame,
@@ -108,3 +109,14 @@ def test_i_think_is_never_a_statement_of_knowledge() -> None:
     for text in texts("cancel my gym membership i think it renews on friday", {"d": "friday"}).values():
         assert "as per my knowledge" not in text and "as far as I know" not in text, text
         assert "I'm pretty sure" not in text, text
+
+
+def test_a_question_keeps_its_subject_and_auxiliary_apart() -> None:
+    assert _contract("How many days do I have left? I have booked it.") == (
+        "How many days do I have left? I've booked it."
+    )
+
+
+def test_no_question_frame_after_a_request_was_framed() -> None:
+    for text in texts("Why was I billed twice? That looks wrong. Please check invoice 4471.", {}).values():
+        assert not text.endswith(("let me know.", "confirm.")), text

@@ -210,6 +210,10 @@ def _contractible(full: str, nxt: str) -> bool:
     return True
 
 
+_ASKED_AUX_RE = re.compile(r"\b(?:do|does|did|will|would|can|could|should|shall|may|might|must)\s+$", re.I)
+"""An auxiliary just before the subject of a question: what follows is not contracted."""
+
+
 def _contract(masked: str) -> str:
     for full, short in _data()["contractions"]:
         if full.lower() not in masked.lower():
@@ -218,6 +222,8 @@ def _contract(masked: str) -> str:
 
         def one(m: re.Match[str], full: str = full, short: str = short) -> str:
             nxt = (m.group(1) or "").lower()
+            if _ASKED_AUX_RE.search(m.string[max(0, m.start() - 12) : m.start()]):
+                return m.group()  # "do I have left" is never "do I've left"
             return match_case(m.group(), short) if _contractible(full, nxt) else m.group()
 
         masked = rx.sub(one, masked)
@@ -829,6 +835,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
+        if name == "question_frame" and "opener" in changes:
+            continue  # "Pls check ride X. Kindly let me know." asks twice
         new = op(masked, rng)
         if new != masked:
             masked = new
