@@ -48,7 +48,8 @@ def test_the_frame_is_only_used_where_the_question_cannot_be_asked_indirectly() 
 
 def test_terse_drops_i_before_a_past_tense_verb_and_writes_a_value_as_a_label() -> None:
     got = texts("I posted the form to you last month. The reference number is AB-1234.", {"r": "AB-1234"})
-    assert got[(0.5, 0)] == "Posted the form to u last month. Reference number: AB-1234. ty!"
+    # no thanks closing: the message asks nothing
+    assert got[(0.5, 0)] == "Posted the form to u last month. Reference number: AB-1234."
     assert (
         _drop_subject("I've renewed it twice. I need it by Friday.")
         == "Renewed it twice. I need it by Friday."
@@ -120,3 +121,28 @@ def test_a_question_keeps_its_subject_and_auxiliary_apart() -> None:
 def test_no_question_frame_after_a_request_was_framed() -> None:
     for text in texts("Why was I billed twice? That looks wrong. Please check invoice 4471.", {}).values():
         assert not text.endswith(("let me know.", "confirm.")), text
+
+
+def test_a_named_subject_after_a_comma_becomes_its_own_sentence_after_a_question_opener() -> None:
+    got = texts("Return order 5512, the lamp is broken.", {"o": "5512"})
+    assert got[(0.1, 0)] == "Might I ask you to return order 5512? The lamp is broken."
+
+
+def test_a_message_that_writes_i_keeps_added_words_lower_case() -> None:
+    got = texts("switch off the hall light i think i left it on", {})
+    assert got[(0.1, 1)] == "kindly switch off the hall light i guess i left it on"
+    assert all(" I " not in t for t in got.values()), got
+
+
+def test_a_question_frame_that_opens_the_message_takes_no_greeting() -> None:
+    for text in texts("how much for a haircut and beard trim", {}).values():
+        assert text.startswith("Please tell me, how much"), text
+
+
+def test_a_run_on_is_cut_before_a_subject_that_is_a_protected_value() -> None:
+    from perturb.generate.perturbations.register import full_sentences
+
+    masked = "i need a new \ue000\ue100\ue001 for my laptop the old \ue000\ue101\ue001 stopped working"
+    assert full_sentences(masked) == (
+        "I need a new \ue000\ue100\ue001 for my laptop. The old \ue000\ue101\ue001 stopped working."
+    )

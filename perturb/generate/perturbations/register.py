@@ -391,6 +391,14 @@ def _one_command(masked: str) -> bool:
     return word.group().lower() in verbs or _imperative(body, verbs)
 
 
+_NP_CLAUSE_RE = re.compile(
+    r", (?=(?:the|my|our|this|that|these|those|it|they) (?:[a-z]+ ){0,2}?"
+    r"(?:is|are|was|were|has|have|had|isn't|aren't|wasn't|doesn't|don't|didn't|won't|can't|keeps|"
+    r"stopped|broke)\b)"
+)
+"""A comma before a clause of its own with a named subject ("..., the shoes are too small")."""
+
+
 def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
     """The sentence ``masked[a:b]`` (its greeting ``lead``, its ``body`` after the old opener)
     with the opener ``new``; None when the sentence cannot take it."""
@@ -407,6 +415,9 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         ("please could", "please would", "please can")
     )
     tail = trailing_clause(out)
+    if tail is None:  # "Return order X, the shoes are too small.": a clause with a named subject
+        np = _NP_CLAUSE_RE.search(out)
+        tail = (np.start(), np.start() + 2) if np else None
     if tail and out.endswith("?"):
         return None
     if tail and question:
@@ -443,10 +454,22 @@ def _greeting(
     return rng.choice(options) + decapitalize_first(rest)
 
 
-def _closing(masked: str, reg: str, rng: random.Random) -> str:
+_ASKS_RE = re.compile(
+    r"\?|\b(?:please|pls|kindly|could you|can you|can u|would you|need u|need you|let me know|"
+    r"i need|need|want|wanna|i'd like|i would like|gotta)\b",
+    re.I,
+)
+"""Something asked or requested, which a closing's thanks can refer to."""
+
+
+def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True) -> str:
+    """Add (or swap) a closing; ``asks``: whether the message asks or requests anything (a
+    terse thanks needs something to thank for)."""
     style = _data()[reg]
     m = _CLOSING_RE.search(masked)
     closings = style["closings"]
+    if reg == "terse_us" and not asks:
+        return masked  # "Nobody showed up. Took the morning off. ty!": thanks for nothing asked
     if "?" in masked or re.search(r"\b(?:let me know|tell me|confirm)\b", masked, re.I):
         # a question is answered, not done: "Please do the needful" closes a request only
         closings = [c for c in closings if "needful" not in c] or closings
@@ -625,7 +648,9 @@ _QUESTION_START = frozenset(
 _CLAUSE_START_RE = re.compile(
     r"\s+(?=(?:can i|could i|can we|could we|can you|could you|do you|do we|should i|should we|"
     r"is there|are there|is it|i need|i want|"
-    r"i'm|i have|i've|why|(?:the|my|our) [a-z]+(?: [a-z]+)? (?:is|are|was|were|stopped|broke|keeps|won't|"
+    r"i'm|i have|i've|why|(?:the|my|our) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001))? "
+    r"(?:is|are|was|were|stopped|broke|keeps|won't|"
     r"isn't|doesn't|didn't|can't)\b|"
     r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b))",
     re.I,
@@ -853,16 +878,20 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     if not set(changes) - SURFACE - _minor_phrases(reg) and not letter:
         return None
     # 2. a greeting and a closing only to reach the level (or to make a letter)
+    asks = bool(_ASKS_RE.search(ctx.masked)) or "opener" in changes
     frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
-        ("closing", lambda t, r: _closing(t, reg, r)),
+        ("closing", lambda t, r: _closing(t, reg, r, asks)),
     ]
     rng.shuffle(frame)
     if style != "written" or command or (plain and not _data()[reg].get("letters_from_texts")):
         frame = []  # no "Dear team," before a voice command or a text message written out
+    framed = re.match("|".join(re.escape(q) for q in _data()[reg].get("question_before", [])) or "$^", masked)
     for name, op in frame:
         if current >= level and not (letter and not {"greeting", "closing"} & set(changes)):
             break
+        if name == "greeting" and framed:
+            continue  # "Hi team, please tell me, how much ...?" stacks two openings
         new = op(masked, rng)
         if new != masked:
             masked = new
@@ -870,6 +899,9 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             current = masked_change_share(ctx, masked)
     if letter and not {"greeting", "closing"} & set(changes):
         return None
+    if "full_sentences" not in changes and re.search(r"(?<![\w'])i(?=$|[\s'])", ctx.masked):
+        # a message that writes "i" keeps it lower case in what was added ("i guess i lost it")
+        masked = re.sub(r"(?<![\w'])I(?=$|[\s'])", "i", masked)
     return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
 
 
