@@ -146,3 +146,11 @@ def test_a_run_on_is_cut_before_a_subject_that_is_a_protected_value() -> None:
     assert full_sentences(masked) == (
         "I need a new \ue000\ue100\ue001 for my laptop. The old \ue000\ue101\ue001 stopped working."
     )
+
+
+def test_an_order_followed_by_a_short_statement_gets_no_letter_formulas() -> None:
+    for text in texts("Turn off the oven. I'm heading out now.", {}).values():
+        low = text.lower()
+        assert not any(g in low for g in ("sir", "team", "dear", "hello", "regards", "reply")), text
+    assert _drop_subject("Lock it. I'm heading out now.") == "Lock it. Heading out now."
+    assert _drop_subject("I'm going to be late.") == "I'm going to be late."

@@ -376,7 +376,14 @@ def _imperative(sentence: str, verbs: set[str]) -> bool:
 def _one_command(masked: str) -> bool:
     """A short one-sentence order, with or without "please"/"can you" and a full stop ("Set an
     alarm for 6:30 tomorrow.", "Can you remind me to X?"): what a user says to a device, so no
-    greeting or closing and only the register's spoken openers."""
+    greeting or closing and only the register's spoken openers. A short statement may follow
+    ("Lock the front door. I'm leaving now.")."""
+    spans = sentence_spans(masked)
+    if len(spans) == 2:
+        after = masked[spans[1][0] : spans[1][1]]
+        if after.endswith("?") or len(words(after)) > 8:
+            return False
+        masked = masked[spans[0][0] : spans[0][1]]
     unlisted = re.sub(r",(?=[^,.!?]*\b(?:and|or)\b)", "", masked)  # "milk, eggs and bread"
     if len(sentence_spans(masked)) != 1 or len(words(masked)) > 12 or "," in unlisted:
         return False  # a longer message, or one with a clause of its own ("X, the shoes are too small")
@@ -739,7 +746,7 @@ def _texting_tail(masked: str) -> str:
 
 
 _PAST = _PARTICIPLES | frozenset("took went came gave saw wrote spoke forgot drove rang ate".split())
-_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i)(?:'ve)? (?=([a-z]+)\b)")
+_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i)('ve|'m)? (?=([a-z]+)\b)")
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?]")
@@ -748,13 +755,16 @@ _SENTENCE_END_RE = re.compile(r"[.!?]")
 def _drop_subject(masked: str) -> str:
     """Terse: "I" dropped before a past-tense verb that opens a statement ("I ordered a blue
     jacket last week." -> "Ordered a blue jacket last week.", "I've restarted the router twice."
-    -> "Restarted the router twice."); never in a question."""
+    -> "Restarted the router twice.") and "I'm" before an "-ing" verb ("I'm driving up on
+    Saturday." -> "Driving up on Saturday."); never in a question."""
 
     def one(m: re.Match[str]) -> str:
-        verb = m.group(1)
+        verb = m.group(2)
         stop = _SENTENCE_END_RE.search(masked, m.end())
         if stop and stop.group() == "?":
             return m.group()  # a question ("I paid twice, can I get it back?") keeps its subject
+        if m.group(1) == "'m":  # "I'm driving up on Saturday" -> "Driving up on Saturday"
+            return "" if verb.endswith("ing") and len(verb) > 4 and verb != "going" else m.group()
         if verb == "been" or not (
             verb in _PAST or (verb.endswith("ed") and not verb.endswith("eed") and len(verb) > 3)
         ):
