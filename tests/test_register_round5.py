@@ -154,3 +154,19 @@ def test_an_order_followed_by_a_short_statement_gets_no_letter_formulas() -> Non
         assert not any(g in low for g in ("sir", "team", "dear", "hello", "regards", "reply")), text
     assert _drop_subject("Lock it. I'm heading out now.") == "Lock it. Heading out now."
     assert _drop_subject("I'm going to be late.") == "I'm going to be late."
+
+
+def test_terse_drops_we_and_a_possessive_before_a_one_word_subject() -> None:
+    assert _drop_subject("We ordered two sofas in May. Neither has arrived.") == (
+        "Ordered two sofas in May. Neither has arrived."
+    )
+    assert _drop_subject("My laptop won't connect since noon.") == "Laptop won't connect since noon."
+    assert (
+        _drop_subject("Is my card blocked? My card was declined.") == "Is my card blocked? Card was declined."
+    )
+    assert _drop_subject("My order number is 5.") == "My order number is 5."
+
+
+def test_any_chance_is_not_asked_twice() -> None:
+    for text in texts("Any chance of a late checkout tomorrow?", {}).values():
+        assert not text.startswith("Please tell me, any"), text

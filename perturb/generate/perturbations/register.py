@@ -535,7 +535,8 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         first = sentence.split(" ", 1)[0].lower()
         opens = i == 0 and not _GREETING_RE.match(sentence)
         before = style.get("question_before", [])
-        if before and opens and (plain or reg == "terse_us"):
+        # "Please tell me, any chance of X?" asks twice; "Quick q: any chance of X?" does not
+        if before and opens and (plain or reg == "terse_us") and (first != "any" or reg == "terse_us"):
             return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
         after = list(style.get("question_after", []))
         if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence):
@@ -566,13 +567,13 @@ def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
 def _late_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
     """Changes to the request tried after the register's own wording (in this order): a
     question frame for a direct question that cannot be asked indirectly, and in the terse
-    register a dropped "I" and a value written as a label."""
+    register a value written as a label and a dropped "I"."""
     ops: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("question_frame", lambda t, r: _question_frame(t, reg, r, plain))
     ]
     if reg == "terse_us":
+        ops.append(("label", lambda t, r: _terse_label(t)))  # before "My X is V" loses its "My"
         ops.append(("dropped_subject", lambda t, r: _drop_subject(t)))
-        ops.append(("label", lambda t, r: _terse_label(t)))
     return ops
 
 
@@ -746,7 +747,13 @@ def _texting_tail(masked: str) -> str:
 
 
 _PAST = _PARTICIPLES | frozenset("took went came gave saw wrote spoke forgot drove rang ate".split())
-_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i)('ve|'m)? (?=([a-z]+)\b)")
+_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i|We|we)('ve|'m|'re)? (?=([a-z]+)\b)")
+_DROP_MY_RE = re.compile(
+    r"(?:(?<=^)|(?<=[.!?] ))(?:My|my) (?=[a-z]+ (?:was|is|won't|isn't|wasn't|keeps|has|hasn't|didn't|doesn't|"
+    r"stopped|broke|got|never|still)\b)"
+)
+"""A sentence opening with "my" and a one-word subject ("My laptop won't connect ..."): terse
+drops the "my" ("Laptop won't connect ...")."""
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?]")
@@ -763,7 +770,7 @@ def _drop_subject(masked: str) -> str:
         stop = _SENTENCE_END_RE.search(masked, m.end())
         if stop and stop.group() == "?":
             return m.group()  # a question ("I paid twice, can I get it back?") keeps its subject
-        if m.group(1) == "'m":  # "I'm driving up on Saturday" -> "Driving up on Saturday"
+        if m.group(1) in ("'m", "'re"):  # "I'm driving up on Saturday" -> "Driving up on Saturday"
             return "" if verb.endswith("ing") and len(verb) > 4 and verb != "going" else m.group()
         if verb == "been" or not (
             verb in _PAST or (verb.endswith("ed") and not verb.endswith("eed") and len(verb) > 3)
@@ -772,6 +779,12 @@ def _drop_subject(masked: str) -> str:
         return ""
 
     out = _DROP_I_RE.sub(one, masked)
+
+    def statement(m: re.Match[str]) -> str:
+        stop = _SENTENCE_END_RE.search(m.string, m.end())
+        return m.group() if stop and stop.group() == "?" else ""  # "Is my X ...?" keeps it
+
+    out = _DROP_MY_RE.sub(statement, out)
     if out == masked:
         return masked
     # the dropped subject's verb opens its sentence now: capitalised as the sentence was
