@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from perturb.generate.perturbations.register import (
+    _contract,
     _drop_subject,
     _imperative,
     _question_frame,
@@ -47,7 +48,8 @@ def test_the_frame_is_only_used_where_the_question_cannot_be_asked_indirectly() 
 
 def test_terse_drops_i_before_a_past_tense_verb_and_writes_a_value_as_a_label() -> None:
     got = texts("I posted the form to you last month. The reference number is AB-1234.", {"r": "AB-1234"})
-    assert got[(0.5, 0)] == "Posted the form to u last month. Reference number: AB-1234. ty!"
+    # no thanks closing: the message asks nothing
+    assert got[(0.5, 0)] == "Posted the form to u last month. Reference number: AB-1234."
     assert (
         _drop_subject("I've renewed it twice. I need it by Friday.")
         == "Renewed it twice. I need it by Friday."
@@ -108,3 +110,63 @@ def test_i_think_is_never_a_statement_of_knowledge() -> None:
     for text in texts("cancel my gym membership i think it renews on friday", {"d": "friday"}).values():
         assert "as per my knowledge" not in text and "as far as I know" not in text, text
         assert "I'm pretty sure" not in text, text
+
+
+def test_a_question_keeps_its_subject_and_auxiliary_apart() -> None:
+    assert _contract("How many days do I have left? I have booked it.") == (
+        "How many days do I have left? I've booked it."
+    )
+
+
+def test_no_question_frame_after_a_request_was_framed() -> None:
+    for text in texts("Why was I billed twice? That looks wrong. Please check invoice 4471.", {}).values():
+        assert not text.endswith(("let me know.", "confirm.")), text
+
+
+def test_a_named_subject_after_a_comma_becomes_its_own_sentence_after_a_question_opener() -> None:
+    got = texts("Return order 5512, the lamp is broken.", {"o": "5512"})
+    assert got[(0.1, 0)] == "Might I ask you to return order 5512? The lamp is broken."
+
+
+def test_a_message_that_writes_i_keeps_added_words_lower_case() -> None:
+    got = texts("switch off the hall light i think i left it on", {})
+    assert got[(0.1, 1)] == "kindly switch off the hall light i guess i left it on"
+    assert all(" I " not in t for t in got.values()), got
+
+
+def test_a_question_frame_that_opens_the_message_takes_no_greeting() -> None:
+    for text in texts("how much for a haircut and beard trim", {}).values():
+        assert text.startswith("Please tell me, how much"), text
+
+
+def test_a_run_on_is_cut_before_a_subject_that_is_a_protected_value() -> None:
+    from perturb.generate.perturbations.register import full_sentences
+
+    masked = "i need a new \ue000\ue100\ue001 for my laptop the old \ue000\ue101\ue001 stopped working"
+    assert full_sentences(masked) == (
+        "I need a new \ue000\ue100\ue001 for my laptop. The old \ue000\ue101\ue001 stopped working."
+    )
+
+
+def test_an_order_followed_by_a_short_statement_gets_no_letter_formulas() -> None:
+    for text in texts("Turn off the oven. I'm heading out now.", {}).values():
+        low = text.lower()
+        assert not any(g in low for g in ("sir", "team", "dear", "hello", "regards", "reply")), text
+    assert _drop_subject("Lock it. I'm heading out now.") == "Lock it. Heading out now."
+    assert _drop_subject("I'm going to be late.") == "I'm going to be late."
+
+
+def test_terse_drops_we_and_a_possessive_before_a_one_word_subject() -> None:
+    assert _drop_subject("We ordered two sofas in May. Neither has arrived.") == (
+        "Ordered two sofas in May. Neither has arrived."
+    )
+    assert _drop_subject("My laptop won't connect since noon.") == "Laptop won't connect since noon."
+    assert (
+        _drop_subject("Is my card blocked? My card was declined.") == "Is my card blocked? Card was declined."
+    )
+    assert _drop_subject("My order number is 5.") == "My order number is 5."
+
+
+def test_any_chance_is_not_asked_twice() -> None:
+    for text in texts("Any chance of a late checkout tomorrow?", {}).values():
+        assert not text.startswith("Please tell me, any"), text

@@ -209,6 +209,10 @@ def _contractible(full: str, nxt: str) -> bool:
     return True
 
 
+_ASKED_AUX_RE = re.compile(r"\b(?:do|does|did|will|would|can|could|should|shall|may|might|must)\s+$", re.I)
+"""An auxiliary just before the subject of a question: what follows is not contracted."""
+
+
 def _contract(masked: str) -> str:
     for full, short in _data()["contractions"]:
         if full.lower() not in masked.lower():
@@ -217,6 +221,8 @@ def _contract(masked: str) -> str:
 
         def one(m: re.Match[str], full: str = full, short: str = short) -> str:
             nxt = (m.group(1) or "").lower()
+            if _ASKED_AUX_RE.search(m.string[max(0, m.start() - 12) : m.start()]):
+                return m.group()  # "do I have left" is never "do I've left"
             return match_case(m.group(), short) if _contractible(full, nxt) else m.group()
 
         masked = rx.sub(one, masked)
@@ -369,7 +375,14 @@ def _imperative(sentence: str, verbs: set[str]) -> bool:
 def _one_command(masked: str) -> bool:
     """A short one-sentence order, with or without "please"/"can you" and a full stop ("Set an
     alarm for 6:30 tomorrow.", "Can you remind me to X?"): what a user says to a device, so no
-    greeting or closing and only the register's spoken openers."""
+    greeting or closing and only the register's spoken openers. A short statement may follow
+    ("Lock the front door. I'm leaving now.")."""
+    spans = sentence_spans(masked)
+    if len(spans) == 2:
+        after = masked[spans[1][0] : spans[1][1]]
+        if after.endswith("?") or len(words(after)) > 8:
+            return False
+        masked = masked[spans[0][0] : spans[0][1]]
     unlisted = re.sub(r",(?=[^,.!?]*\b(?:and|or)\b)", "", masked)  # "milk, eggs and bread"
     if len(sentence_spans(masked)) != 1 or len(words(masked)) > 12 or "," in unlisted:
         return False  # a longer message, or one with a clause of its own ("X, the shoes are too small")
@@ -382,6 +395,14 @@ def _one_command(masked: str) -> bool:
     if word is None:
         return False
     return word.group().lower() in verbs or _imperative(body, verbs)
+
+
+_NP_CLAUSE_RE = re.compile(
+    r", (?=(?:the|my|our|this|that|these|those|it|they) (?:[a-z]+ ){0,2}?"
+    r"(?:is|are|was|were|has|have|had|isn't|aren't|wasn't|doesn't|don't|didn't|won't|can't|keeps|"
+    r"stopped|broke)\b)"
+)
+"""A comma before a clause of its own with a named subject ("..., the shoes are too small")."""
 
 
 def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
@@ -400,6 +421,9 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         ("please could", "please would", "please can")
     )
     tail = trailing_clause(out)
+    if tail is None:  # "Return order X, the shoes are too small.": a clause with a named subject
+        np = _NP_CLAUSE_RE.search(out)
+        tail = (np.start(), np.start() + 2) if np else None
     if tail and out.endswith("?"):
         return None
     if tail and question:
@@ -436,10 +460,22 @@ def _greeting(
     return rng.choice(options) + decapitalize_first(rest)
 
 
-def _closing(masked: str, reg: str, rng: random.Random) -> str:
+_ASKS_RE = re.compile(
+    r"\?|\b(?:please|pls|kindly|could you|can you|can u|would you|need u|need you|let me know|"
+    r"i need|need|want|wanna|i'd like|i would like|gotta)\b",
+    re.I,
+)
+"""Something asked or requested, which a closing's thanks can refer to."""
+
+
+def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True) -> str:
+    """Add (or swap) a closing; ``asks``: whether the message asks or requests anything (a
+    terse thanks needs something to thank for)."""
     style = _data()[reg]
     m = _CLOSING_RE.search(masked)
     closings = style["closings"]
+    if reg == "terse_us" and not asks:
+        return masked  # "Nobody showed up. Took the morning off. ty!": thanks for nothing asked
     if "?" in masked or re.search(r"\b(?:let me know|tell me|confirm)\b", masked, re.I):
         # a question is answered, not done: "Please do the needful" closes a request only
         closings = [c for c in closings if "needful" not in c] or closings
@@ -498,7 +534,8 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         first = sentence.split(" ", 1)[0].lower()
         opens = i == 0 and not _GREETING_RE.match(sentence)
         before = style.get("question_before", [])
-        if before and opens and (plain or reg == "terse_us"):
+        # "Please tell me, any chance of X?" asks twice; "Quick q: any chance of X?" does not
+        if before and opens and (plain or reg == "terse_us") and (first != "any" or reg == "terse_us"):
             return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
         after = list(style.get("question_after", []))
         if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence):
@@ -529,13 +566,13 @@ def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
 def _late_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
     """Changes to the request tried after the register's own wording (in this order): a
     question frame for a direct question that cannot be asked indirectly, and in the terse
-    register a dropped "I" and a value written as a label."""
+    register a value written as a label and a dropped "I"."""
     ops: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("question_frame", lambda t, r: _question_frame(t, reg, r, plain))
     ]
     if reg == "terse_us":
+        ops.append(("label", lambda t, r: _terse_label(t)))  # before "My X is V" loses its "My"
         ops.append(("dropped_subject", lambda t, r: _drop_subject(t)))
-        ops.append(("label", lambda t, r: _terse_label(t)))
     return ops
 
 
@@ -618,7 +655,9 @@ _QUESTION_START = frozenset(
 _CLAUSE_START_RE = re.compile(
     r"\s+(?=(?:can i|could i|can we|could we|can you|could you|do you|do we|should i|should we|"
     r"is there|are there|is it|i need|i want|"
-    r"i'm|i have|i've|why|(?:the|my|our) [a-z]+(?: [a-z]+)? (?:is|are|was|were|stopped|broke|keeps|won't|"
+    r"i'm|i have|i've|why|(?:the|my|our) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001))? "
+    r"(?:is|are|was|were|stopped|broke|keeps|won't|"
     r"isn't|doesn't|didn't|can't)\b|"
     r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b))",
     re.I,
@@ -707,7 +746,13 @@ def _texting_tail(masked: str) -> str:
 
 
 _PAST = _PARTICIPLES | frozenset("took went came gave saw wrote spoke forgot drove rang ate".split())
-_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i)(?:'ve)? (?=([a-z]+)\b)")
+_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i|We|we)('ve|'m|'re)? (?=([a-z]+)\b)")
+_DROP_MY_RE = re.compile(
+    r"(?:(?<=^)|(?<=[.!?] ))(?:My|my) (?=[a-z]+ (?:was|is|won't|isn't|wasn't|keeps|has|hasn't|didn't|doesn't|"
+    r"stopped|broke|got|never|still)\b)"
+)
+"""A sentence opening with "my" and a one-word subject ("My laptop won't connect ..."): terse
+drops the "my" ("Laptop won't connect ...")."""
 
 
 _SENTENCE_END_RE = re.compile(r"[.!?]")
@@ -716,13 +761,16 @@ _SENTENCE_END_RE = re.compile(r"[.!?]")
 def _drop_subject(masked: str) -> str:
     """Terse: "I" dropped before a past-tense verb that opens a statement ("I ordered a blue
     jacket last week." -> "Ordered a blue jacket last week.", "I've restarted the router twice."
-    -> "Restarted the router twice."); never in a question."""
+    -> "Restarted the router twice.") and "I'm" before an "-ing" verb ("I'm driving up on
+    Saturday." -> "Driving up on Saturday."); never in a question."""
 
     def one(m: re.Match[str]) -> str:
-        verb = m.group(1)
+        verb = m.group(2)
         stop = _SENTENCE_END_RE.search(masked, m.end())
         if stop and stop.group() == "?":
             return m.group()  # a question ("I paid twice, can I get it back?") keeps its subject
+        if m.group(1) in ("'m", "'re"):  # "I'm driving up on Saturday" -> "Driving up on Saturday"
+            return "" if verb.endswith("ing") and len(verb) > 4 and verb != "going" else m.group()
         if verb == "been" or not (
             verb in _PAST or (verb.endswith("ed") and not verb.endswith("eed") and len(verb) > 3)
         ):
@@ -730,6 +778,12 @@ def _drop_subject(masked: str) -> str:
         return ""
 
     out = _DROP_I_RE.sub(one, masked)
+
+    def statement(m: re.Match[str]) -> str:
+        stop = _SENTENCE_END_RE.search(m.string, m.end())
+        return m.group() if stop and stop.group() == "?" else ""  # "Is my X ...?" keeps it
+
+    out = _DROP_MY_RE.sub(statement, out)
     if out == masked:
         return masked
     # the dropped subject's verb opens its sentence now: capitalised as the sentence was
@@ -828,6 +882,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
+        if name == "question_frame" and "opener" in changes:
+            continue  # "Pls check ride X. Kindly let me know." asks twice
         new = op(masked, rng)
         if new != masked:
             masked = new
@@ -844,16 +900,20 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     if not set(changes) - SURFACE - _minor_phrases(reg) and not letter:
         return None
     # 2. a greeting and a closing only to reach the level (or to make a letter)
+    asks = bool(_ASKS_RE.search(ctx.masked)) or "opener" in changes
     frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
-        ("closing", lambda t, r: _closing(t, reg, r)),
+        ("closing", lambda t, r: _closing(t, reg, r, asks)),
     ]
     rng.shuffle(frame)
     if style != "written" or command or (plain and not _data()[reg].get("letters_from_texts")):
         frame = []  # no "Dear team," before a voice command or a text message written out
+    framed = re.match("|".join(re.escape(q) for q in _data()[reg].get("question_before", [])) or "$^", masked)
     for name, op in frame:
         if current >= level and not (letter and not {"greeting", "closing"} & set(changes)):
             break
+        if name == "greeting" and framed:
+            continue  # "Hi team, please tell me, how much ...?" stacks two openings
         new = op(masked, rng)
         if new != masked:
             masked = new
@@ -861,6 +921,9 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             current = masked_change_share(ctx, masked)
     if letter and not {"greeting", "closing"} & set(changes):
         return None
+    if "full_sentences" not in changes and re.search(r"(?<![\w'])i(?=$|[\s'])", ctx.masked):
+        # a message that writes "i" keeps it lower case in what was added ("i guess i lost it")
+        masked = re.sub(r"(?<![\w'])I(?=$|[\s'])", "i", masked)
     return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
 
 
