@@ -60,6 +60,31 @@ from tests.test_reorder_rules import _all_texts, _task
                 "Do you deliver flour in bulk? I run a small bakery. My budget is around $500 a month.",
             },
         ),
+        # a list of three things after a verb comes in another order, commas and "and" kept
+        # where they were (an Oxford comma stays); a phrase after it belongs to all of them
+        (
+            "Add rice, lentils and a bag of onions to my order.",
+            {},
+            {
+                "Add a bag of onions, lentils and rice to my order.",
+                "Add a bag of onions, rice and lentils to my order.",
+                "Add lentils, a bag of onions and rice to my order.",
+                "Add rice, a bag of onions and lentils to my order.",
+            },
+        ),
+        (
+            "Could you pack sunscreen, two towels, and a hat for the trip?",
+            {},
+            {
+                "Could you pack a hat, sunscreen, and two towels for the trip?",
+                "Could you pack a hat, two towels, and sunscreen for the trip?",
+                "Could you pack sunscreen, a hat, and two towels for the trip?",
+                "Could you pack two towels, a hat, and sunscreen for the trip?",
+            },
+        ),
+        # ... never before "from X" (the last thing's alone, perhaps), and never split at its
+        # commas into clauses that move ("burgers, salad and drinks, buns")
+        ("I bought milk, bread and cheese from Aldi.", {}, set()),
         # two times joined by "and" are one phrase; a time after a noun's value is its own
         (
             "Remind me to water the plants at 7am and 6pm every day.",
