@@ -682,6 +682,25 @@ def _list_of(body: str, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], 
     return " ".join(tokens[: lead + 1]), tuple(" ".join(w) for w in words), " ".join(post), joiner
 
 
+def _list_like(body: str) -> bool:
+    """True when the sentence's commas separate the things of a list ("with burgers, buns,
+    salad and drinks", "milk, bread and cheese from Aldi"): a short part after a comma, with
+    no preposition, pronoun or verb form of "be", that holds "and" or is followed by one."""
+    parts = [_TOKEN_RE.findall(p) for p in re.split(r"\s*,\s+", body)]
+    for j in range(1, len(parts)):
+        part = parts[j]
+        if not part or len(part) > 5:
+            continue
+        inner = [t for t in part if _plain(t) not in ("and", "of")]
+        if any(_plain(t) in _NP_STOP for t in inner):
+            continue
+        has_and = any(_plain(t) == "and" for t in part[1:])
+        next_and = j + 1 < len(parts) and bool(parts[j + 1]) and _plain(parts[j + 1][0]) == "and"
+        if has_and or next_and:
+            return True
+    return False
+
+
 def _joins_times(tokens: list[str], i: int, timeish: frozenset[str]) -> bool:
     """True when the "and" at ``i`` joins two times ("at 8am and 8pm"): one phrase."""
     if i == 0 or i + 1 >= len(tokens):
@@ -729,6 +748,8 @@ def _split_unit(
     listed = _list_of(body, timeish)
     if listed is not None:  # "Put eggs, butter and flour on the list": only the list moves
         return Unit([Clause(body, pair=listed)], end, False, False)
+    if _list_like(body):  # a list's commas are no clause breaks ("burgers, salad and drinks, buns")
+        return Unit([Clause(body)], end, False, False)
     parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
     clauses: list[str] = []
     for part in parts:
