@@ -50,6 +50,32 @@ from tests.test_reorder_rules import _all_texts, _task
             {"amount": "$40"},
             {"Even though we collected the sofa ourselves, we were charged $40 for delivery."},
         ),
+        (
+            "Can you hold my post until we get back from Spain?",
+            {"country": "Spain"},
+            {"Until we get back from Spain, can you hold my post?"},
+        ),
+        # a relative "that" ("a venue that has a projector") names the noun before it: the
+        # sentence does not refer back, so the budget may come before it
+        (
+            "We need a room for 20 people on Friday. Do you have a venue that has a projector? "
+            "Our budget is around $900.",
+            {"budget": "$900", "day": "Friday"},
+            {
+                "We need a room for 20 people on Friday. Our budget is around $900. "
+                "Do you have a venue that has a projector?",
+                "We need a room on Friday for 20 people. Do you have a venue that has a projector? "
+                "Our budget is around $900.",
+                "We need a room on Friday for 20 people. Our budget is around $900. "
+                "Do you have a venue that has a projector?",
+            },
+        ),
+        # "that" after a verb is the thing said before: nothing lands right before it
+        (
+            "My order never came. I know that is not your fault. The order number is 5512.",
+            {"order": "5512"},
+            set(),
+        ),
         # a value statement that ends the message may move in front of the question before
         # it, never to the front of the message
         (

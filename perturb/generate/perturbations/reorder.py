@@ -822,7 +822,7 @@ def _split_unit(
     return Unit(clause_list, end, and_last, len(merged) > 1)
 
 
-_SUBORDINATORS = frozenset("if when unless while after although".split())
+_SUBORDINATORS = frozenset("if when unless while after although until before".split())
 _CLAUSE_SUBJECTS = frozenset(
     "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
 )
@@ -836,12 +836,13 @@ question word, "please", a verb of request); a name ("Tesco ...") would lose its
 
 
 def _trailing_clause(body: str) -> tuple[str, str] | None:
-    """(main clause, subordinate clause) of a sentence that ends with "if/when/unless/while/
-    after" + a clause with its own subject ("What happens to our data if we cancel the
-    subscription", "Set up forwarding while I'm on leave until 19 August"), or None: the
-    sentence is in lower case or has a comma, the subordinate clause has no back-reference
-    (fronted, "it" would come before what it names), the main clause opens with a question
-    word, "please" or a verb of request and holds no "and/but/or" or second subordinator."""
+    """(main clause, subordinate clause) of a sentence that ends with a subordinator
+    ("if", "when", "unless", "while", "after", "before", "until", "although", "even though")
+    and a clause with its own subject ("What happens to our data | if we cancel the
+    subscription"), or None: the sentence is in lower case or has a comma, the subordinate
+    clause has no back-reference (fronted, "it" would come before what it names), the main
+    clause opens with a question word, "please", a subject or a verb of request and the
+    sentence holds no "and/but/or" or second subordinator."""
     if not body[:1].isupper() or re.search(r"[,;:]", body):
         return None
     tokens = _TOKEN_RE.findall(body)
@@ -1114,7 +1115,7 @@ def units_of(
             unit.end = "."
         text = " ".join(group)
         unit.refers_back = k > 0 and bool(
-            _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
+            _BACK_REFERENCE_RE.search(_without_relative_that(text)) or _PRONOUN_CONTRACTION_RE.search(text)
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
@@ -1145,6 +1146,24 @@ def units_of(
 
 
 _SENTINEL_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1))
+_RELATIVE_THAT_RE = re.compile(
+    r"([\w'’\ue001]+) that(?= (?:is|are|was|were|has|have|had|can|could|will|would|does|did|[a-z]{2,}s)\b)",
+    re.I,
+)
+"""A relative "that" after a noun and before its verb ("a place in Shoreditch that takes big
+groups"): it names what comes right before it, not something said earlier."""
+_NOT_NOUNS = frozenset(
+    "is are was were be been do does did can could will would about of with for to on in at and "
+    "but or so know think say said hope sure mean means".split()
+)
+
+
+def _without_relative_that(text: str) -> str:
+    """``text`` without its relative "that"s (``_RELATIVE_THAT_RE``; not after a verb, a
+    preposition or a conjunction: "I know that is wrong" keeps it)."""
+    return _RELATIVE_THAT_RE.sub(
+        lambda m: m.group(0) if m.group(1).lower() in _NOT_NOUNS else m.group(1) + " ", text
+    )
 
 
 def _holds(text: str, sentinels: frozenset[str]) -> bool:
