@@ -55,6 +55,12 @@ from tests.test_reorder_rules import _all_texts, _task
             {"country": "Spain"},
             {"Until we get back from Spain, can you hold my post?"},
         ),
+        # "until 3 March" is a preposition's phrase, not a second clause
+        (
+            "Please forward my calls to reception while I am away until 3 March.",
+            {"date": "3 March"},
+            {"While I am away until 3 March, please forward my calls to reception."},
+        ),
         # a relative "that" ("a venue that has a projector") names the noun before it: the
         # sentence does not refer back, so the budget may come before it
         (

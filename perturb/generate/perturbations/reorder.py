@@ -854,6 +854,11 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
             _plain(t) in _SUBORDINATORS
             or (_plain(t) == "even" and i + 1 < len(tokens) and _plain(tokens[i + 1]) == "though")
         )
+        # "until 19 August", "after the move": a preposition, not a clause
+        and not (
+            _plain(t) in ("until", "before", "after")
+            and (i + 1 >= len(tokens) or _plain(tokens[i + 1]) not in _CLAUSE_SUBJECTS)
+        )
     ]
     if len(subs) != 1:
         return None
