@@ -1435,14 +1435,14 @@ def _id_fragment(sentence: str) -> bool:
 
 _CONTEXT_WORDS = frozenset(
     "still also too again instead either else another one ones other same such anymore yet "
-    "now already even".split()
+    "now already even both each neither".split()
 )
 """Words that make a sentence lean on what was said before it."""
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
 _FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
-_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
+_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
 _REMEDY_WORDS = frozenset("replacement replaced back compensation compensated".split())
@@ -1466,8 +1466,18 @@ def _open_request(text: str, end: str) -> bool:
     return _leans_on_nothing(text)
 
 
+_VAGUE_QUESTION_RE = re.compile(
+    r"\bwhat\b(?:\s+\S+){0,3}?\s+(?:do|happened|happening|wrong)(?=\s*(?:[?.!]|$|now\b|next\b))"
+    r"|\bwhat(?:['’]s| is) going on\b",
+    re.I,
+)
+"""A question about "what happened" or "what to do" asks about the story told before it."""
+
+
 def _leans_on_nothing(text: str) -> bool:
     if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
         return False
     tokens = _TOKEN_RE.findall(text)
     for k, tok in enumerate(tokens):
