@@ -277,7 +277,7 @@ _PHRASE_STOP = frozenset(
 """Words after which the clause's phrases are not split (a verb phrase or a new clause may
 follow); "to" only ends a phrase region when no "from" opened it."""
 _CLAUSE_TAIL_RE = re.compile(r"(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
-_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|\S+")
+_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"(?:[-–/][^\s\ue000]*)?|\S+")
 _WORD_OR_SENTINEL_RE = re.compile(
     SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|[A-Za-z0-9]+(?:['’][A-Za-z]+)*"
 )
