@@ -117,6 +117,19 @@ from tests.test_reorder_rules import _all_texts, _task
         # ... never before "from X" (the last thing's alone, perhaps), and never split at its
         # commas into clauses that move ("burgers, salad and drinks, buns")
         ("I bought milk, bread and cheese from Aldi.", {}, set()),
+        # a day and its clock time stay side by side (in either order): never "at 6pm for 2 at
+        # Riverside Leisure on Friday"
+        (
+            "Book a court for 2 at Riverside Leisure on Friday at 6pm.",
+            {"place": "Riverside Leisure", "day": "Friday", "time": "6pm"},
+            {
+                "Book a court at 6pm on Friday for 2 at Riverside Leisure.",
+                "Book a court for 2 at 6pm on Friday at Riverside Leisure.",
+                "Book a court on Friday at 6pm for 2 at Riverside Leisure.",
+            },
+        ),
+        # "What should I do?" asks about the story before it: it never opens the message
+        ("I left a grey umbrella on the 38 bus yesterday. What should I do?", {}, set()),
         # two times joined by "and" are one phrase; a time after a noun's value is its own
         (
             "Remind me to water the plants at 7am and 6pm every day.",

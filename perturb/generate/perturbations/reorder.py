@@ -1383,10 +1383,26 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
                 else:
                     rng.shuffle(new)
                 fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i]))]
-                if fixed == sorted(fixed) and not _same_opener(clause.phrases, new):
+                if (
+                    fixed == sorted(fixed)
+                    and not _same_opener(clause.phrases, new)
+                    and _times_together(clause.phrases, clause.timed, new)
+                ):
                     # only time and budget phrases pass the others
                     order.phrases[ui][ci] = new
     return order
+
+
+def _times_together(phrases: list[str], timed: list[bool], new: list[int]) -> bool:
+    """True when a day and its clock time ("on Saturday" + "at 8pm") that stood side by side
+    still do, in either order: "Book a table at 8pm for 4 at Luigi's on Saturday" splits one
+    time in two."""
+    where = {p: k for k, p in enumerate(new)}
+    for i in range(len(phrases) - 1):
+        day_and_time = _first_word(phrases[i]) in ("on", "for") and _first_word(phrases[i + 1]) == "at"
+        if day_and_time and timed[i] and timed[i + 1] and abs(where[i] - where[i + 1]) != 1:
+            return False
+    return True
 
 
 def _same_opener(phrases: list[str], new: list[int]) -> bool:
