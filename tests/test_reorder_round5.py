@@ -50,6 +50,38 @@ from tests.test_reorder_rules import _all_texts, _task
             {"amount": "$40"},
             {"Even though we collected the sofa ourselves, we were charged $40 for delivery."},
         ),
+        (
+            "Can you hold my post until we get back from Spain?",
+            {"country": "Spain"},
+            {"Until we get back from Spain, can you hold my post?"},
+        ),
+        # "until 3 March" is a preposition's phrase, not a second clause
+        (
+            "Please forward my calls to reception while I am away until 3 March.",
+            {"date": "3 March"},
+            {"While I am away until 3 March, please forward my calls to reception."},
+        ),
+        # a relative "that" ("a venue that has a projector") names the noun before it: the
+        # sentence does not refer back, so the budget may come before it
+        (
+            "We need a room for 20 people on Friday. Do you have a venue that has a projector? "
+            "Our budget is around $900.",
+            {"budget": "$900", "day": "Friday"},
+            {
+                "We need a room for 20 people on Friday. Our budget is around $900. "
+                "Do you have a venue that has a projector?",
+                "We need a room on Friday for 20 people. Do you have a venue that has a projector? "
+                "Our budget is around $900.",
+                "We need a room on Friday for 20 people. Our budget is around $900. "
+                "Do you have a venue that has a projector?",
+            },
+        ),
+        # "that" after a verb is the thing said before: nothing lands right before it
+        (
+            "My order never came. I know that is not your fault. The order number is 5512.",
+            {"order": "5512"},
+            set(),
+        ),
         # a value statement that ends the message may move in front of the question before
         # it, never to the front of the message
         (
@@ -60,6 +92,44 @@ from tests.test_reorder_rules import _all_texts, _task
                 "Do you deliver flour in bulk? I run a small bakery. My budget is around $500 a month.",
             },
         ),
+        # a list of three things after a verb comes in another order, commas and "and" kept
+        # where they were (an Oxford comma stays); a phrase after it belongs to all of them
+        (
+            "Add rice, lentils and a bag of onions to my order.",
+            {},
+            {
+                "Add a bag of onions, lentils and rice to my order.",
+                "Add a bag of onions, rice and lentils to my order.",
+                "Add lentils, a bag of onions and rice to my order.",
+                "Add rice, a bag of onions and lentils to my order.",
+            },
+        ),
+        (
+            "Could you pack sunscreen, two towels, and a hat for the trip?",
+            {},
+            {
+                "Could you pack a hat, sunscreen, and two towels for the trip?",
+                "Could you pack a hat, two towels, and sunscreen for the trip?",
+                "Could you pack sunscreen, a hat, and two towels for the trip?",
+                "Could you pack two towels, a hat, and sunscreen for the trip?",
+            },
+        ),
+        # ... never before "from X" (the last thing's alone, perhaps), and never split at its
+        # commas into clauses that move ("burgers, salad and drinks, buns")
+        ("I bought milk, bread and cheese from Aldi.", {}, set()),
+        # a day and its clock time stay side by side (in either order): never "at 6pm for 2 at
+        # Riverside Leisure on Friday"
+        (
+            "Book a court for 2 at Riverside Leisure on Friday at 6pm.",
+            {"place": "Riverside Leisure", "day": "Friday", "time": "6pm"},
+            {
+                "Book a court at 6pm on Friday for 2 at Riverside Leisure.",
+                "Book a court for 2 at 6pm on Friday at Riverside Leisure.",
+                "Book a court on Friday at 6pm for 2 at Riverside Leisure.",
+            },
+        ),
+        # "What should I do?" asks about the story before it: it never opens the message
+        ("I left a grey umbrella on the 38 bus yesterday. What should I do?", {}, set()),
         # two times joined by "and" are one phrase; a time after a noun's value is its own
         (
             "Remind me to water the plants at 7am and 6pm every day.",

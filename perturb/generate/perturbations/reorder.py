@@ -277,7 +277,7 @@ _PHRASE_STOP = frozenset(
 """Words after which the clause's phrases are not split (a verb phrase or a new clause may
 follow); "to" only ends a phrase region when no "from" opened it."""
 _CLAUSE_TAIL_RE = re.compile(r"(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
-_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|\S+")
+_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"(?:[-–/][^\s\ue000]*)?|\S+")
 _WORD_OR_SENTINEL_RE = re.compile(
     SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|[A-Za-z0-9]+(?:['’][A-Za-z]+)*"
 )
@@ -301,11 +301,13 @@ class Clause:
     noun it would attach to ("a cake for 12 people from Rosa")."""
     head_timed: bool = False
     """The head holds a time or date ("on Friday" as a comma clause)."""
-    pair: tuple[str, str, str, str] | None = None
-    """Two noun phrases joined by "and" in the head, each opening with a determiner, a number
-    or a possessive: (words before them, first, second, words after them), so that the head
-    is "<before> <first> and <second> <after>" ("I returned | the two sleeping bags | the
-    stove"). The two may swap ("I returned the stove and the two sleeping bags")."""
+    pair: tuple[str, tuple[str, ...], str, str] | None = None
+    """Noun phrases joined by "and" in the head -- two, each opening with a determiner, a
+    number or a possessive, or a list of three or more ("eggs, butter and flour"): (words
+    before them, the noun phrases, words after them, what joins the last one: " and " or ",
+    and "), so that the head is "<before> <first>, <second> and <last> <after>" ("I returned |
+    the two sleeping bags | the stove"). They may come in another order ("I returned the stove
+    and the two sleeping bags")."""
 
     bare: bool = False
     """A trailing subordinate clause split off without a comma ("What happens to our data | if
@@ -314,18 +316,20 @@ class Clause:
     its main clause without one."""
 
     def head_parts(self) -> list[str]:
-        """The head as segments: itself, or its words before a pair, the first noun phrase
-        and "and" + the second."""
+        """The head as segments: itself, or its words before a pair, each noun phrase (the
+        last one with its "and") and the words after them."""
         if self.pair is None:
             return [self.head]
-        before, first, second, after = self.pair
-        return [before, first, "and " + second, *([after] if after else [])]
+        before, items, after, _ = self.pair
+        return [before, *items[:-1], "and " + items[-1], *([after] if after else [])]
 
-    def head_text(self, swapped: bool = False) -> str:
-        if self.pair is None or not swapped:
+    def head_text(self, perm: tuple[int, ...] | None = None) -> str:
+        """The head with the pair's noun phrases in the order ``perm``."""
+        if self.pair is None or perm is None:
             return self.head
-        before, first, second, after = self.pair
-        return f"{before} {second} and {first}" + (f" {after}" if after else "")
+        before, items, after, joiner = self.pair
+        new = [items[i] for i in perm]
+        return f"{before} {', '.join(new[:-1])}{joiner}{new[-1]}" + (f" {after}" if after else "")
 
     def parts(self) -> list[str]:
         return [*self.head_parts(), *self.phrases]
@@ -588,7 +592,7 @@ def _np_opener(token: str) -> bool:
     return _plain(token) in _NP_OPENERS or bool(re.fullmatch(r"\d+", token)) or token.startswith("\ue000")
 
 
-def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, str, str, str] | None:
+def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], str, str] | None:
     """The two noun phrases joined by "and" that end the clause's head (``Clause.pair``), or
     None. Both open with a determiner, a number, a possessive or a value and hold at most five
     words, no preposition, verb form of "be", pronoun or ordering word ("first", "the latter",
@@ -628,7 +632,73 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, str, str, str] 
         nxt = _TOKEN_RE.findall(clause.phrases[0])
         if not clause.timed[:1] == [True] and _plain(nxt[0]) not in _PAIR_FOLLOWERS:
             return None
-    return " ".join(before), " ".join(first), " ".join(second), " ".join(post)
+    return " ".join(before), (" ".join(first), " ".join(second)), " ".join(post), " and "
+
+
+_LIST_LEADS = frozenset(
+    "add put buy get order bring need needs want with of me us pack include including send "
+    "pick grab take like bought ordered returned sent got brought packed".split()
+)
+"""Words after which a list of things starts ("Add | milk, eggs and bread"): a list after any
+other word might start with an adjective that belongs to the first item only."""
+_LIST_FOLLOWERS = frozenset("to for into onto on".split())
+
+
+def _list_of(body: str, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], str, str] | None:
+    """A list of three to five things in a sentence ("Add milk, eggs and 2 loaves of bread to
+    my shopping list") as ``Clause.pair`` holds it, or None: the list follows a verb or "with"
+    (``_LIST_LEADS``), each thing has at most four words and no preposition but "of", no
+    pronoun and no time; the sentence has no other comma and no other "and"/"or"; after the
+    list comes nothing or a phrase that belongs to all of them ("to/for/into/onto/on ...")."""
+    tokens = _TOKEN_RE.findall(body)
+    ands = [i for i, t in enumerate(tokens) if _plain(t) in ("and", "or", "but", "then")]
+    commas = [i for i, t in enumerate(tokens) if t.endswith(",")]
+    if len(ands) != 1 or _plain(tokens[ands[0]]) != "and" or not commas or re.search(r"[;:]", body):
+        return None
+    k = ands[0]
+    oxford = commas[-1] == k - 1
+    if any(c > k for c in commas) or len(commas) > 4:
+        return None
+    lead = max((i for i in range(commas[0] + 1) if _plain(tokens[i]) in _LIST_LEADS), default=-1)
+    if lead < 0:
+        return None
+    bounds = [lead + 1] + [c + 1 for c in commas if c + 1 < k] + [k + 1]
+    items = [tokens[a:b] for a, b in zip(bounds, [*bounds[1:-1], k, len(tokens)], strict=True)]
+    last = items[-1]
+    cut = next((i for i, t in enumerate(last) if _plain(t) in _NP_STOP and _plain(t) != "of"), len(last))
+    items[-1], post = last[:cut], last[cut:]
+    if post and _plain(post[0]) not in _LIST_FOLLOWERS:
+        return None
+    words = [[t.rstrip(",") for t in item if t.rstrip(",")] for item in items]
+    if len(words) < 3 or any(not w or len(w) > 4 for w in words):
+        return None
+    if any(
+        (_plain(t) in _NP_STOP and _plain(t) != "of") or t in timeish or _plain(t) in _TIME_WORDS
+        for w in words
+        for t in w
+    ):
+        return None
+    joiner = ", and " if oxford else " and "
+    return " ".join(tokens[: lead + 1]), tuple(" ".join(w) for w in words), " ".join(post), joiner
+
+
+def _list_like(body: str) -> bool:
+    """True when the sentence's commas separate the things of a list ("with burgers, buns,
+    salad and drinks", "milk, bread and cheese from Aldi"): a short part after a comma, with
+    no preposition, pronoun or verb form of "be", that holds "and" or is followed by one."""
+    parts = [_TOKEN_RE.findall(p) for p in re.split(r"\s*,\s+", body)]
+    for j in range(1, len(parts)):
+        part = parts[j]
+        if not part or len(part) > 5:
+            continue
+        inner = [t for t in part if _plain(t) not in ("and", "of")]
+        if any(_plain(t) in _NP_STOP for t in inner):
+            continue
+        has_and = any(_plain(t) == "and" for t in part[1:])
+        next_and = j + 1 < len(parts) and bool(parts[j + 1]) and _plain(parts[j + 1][0]) == "and"
+        if has_and or next_and:
+            return True
+    return False
 
 
 def _joins_times(tokens: list[str], i: int, timeish: frozenset[str]) -> bool:
@@ -674,6 +744,11 @@ def _split_unit(
         body, end = sentence[: m.start()], sentence[m.start() :]
     wh_question = end.startswith("?") and _first_word(body) in _WH_FRONT
     if _first_word(body) in _NO_SPLIT and not wh_question:  # "When does X open?" asks
+        return Unit([Clause(body)], end, False, False)
+    listed = _list_of(body, timeish)
+    if listed is not None:  # "Put eggs, butter and flour on the list": only the list moves
+        return Unit([Clause(body, pair=listed)], end, False, False)
+    if _list_like(body):  # a list's commas are no clause breaks ("burgers, salad and drinks, buns")
         return Unit([Clause(body)], end, False, False)
     parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
     clauses: list[str] = []
@@ -747,7 +822,7 @@ def _split_unit(
     return Unit(clause_list, end, and_last, len(merged) > 1)
 
 
-_SUBORDINATORS = frozenset("if when unless while after although".split())
+_SUBORDINATORS = frozenset("if when unless while after although until before".split())
 _CLAUSE_SUBJECTS = frozenset(
     "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
 )
@@ -761,12 +836,13 @@ question word, "please", a verb of request); a name ("Tesco ...") would lose its
 
 
 def _trailing_clause(body: str) -> tuple[str, str] | None:
-    """(main clause, subordinate clause) of a sentence that ends with "if/when/unless/while/
-    after" + a clause with its own subject ("What happens to our data if we cancel the
-    subscription", "Set up forwarding while I'm on leave until 19 August"), or None: the
-    sentence is in lower case or has a comma, the subordinate clause has no back-reference
-    (fronted, "it" would come before what it names), the main clause opens with a question
-    word, "please" or a verb of request and holds no "and/but/or" or second subordinator."""
+    """(main clause, subordinate clause) of a sentence that ends with a subordinator
+    ("if", "when", "unless", "while", "after", "before", "until", "although", "even though")
+    and a clause with its own subject ("What happens to our data | if we cancel the
+    subscription"), or None: the sentence is in lower case or has a comma, the subordinate
+    clause has no back-reference (fronted, "it" would come before what it names), the main
+    clause opens with a question word, "please", a subject or a verb of request and the
+    sentence holds no "and/but/or" or second subordinator."""
     if not body[:1].isupper() or re.search(r"[,;:]", body):
         return None
     tokens = _TOKEN_RE.findall(body)
@@ -777,6 +853,11 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
         and (
             _plain(t) in _SUBORDINATORS
             or (_plain(t) == "even" and i + 1 < len(tokens) and _plain(tokens[i + 1]) == "though")
+        )
+        # "until 19 August", "after the move": a preposition, not a clause
+        and not (
+            _plain(t) in ("until", "before", "after")
+            and (i + 1 >= len(tokens) or _plain(tokens[i + 1]) not in _CLAUSE_SUBJECTS)
         )
     ]
     if len(subs) != 1:
@@ -1039,7 +1120,7 @@ def units_of(
             unit.end = "."
         text = " ".join(group)
         unit.refers_back = k > 0 and bool(
-            _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
+            _BACK_REFERENCE_RE.search(_without_relative_that(text)) or _PRONOUN_CONTRACTION_RE.search(text)
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
@@ -1070,6 +1151,24 @@ def units_of(
 
 
 _SENTINEL_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1))
+_RELATIVE_THAT_RE = re.compile(
+    r"([\w'’\ue001]+) that(?= (?:is|are|was|were|has|have|had|can|could|will|would|does|did|[a-z]{2,}s)\b)",
+    re.I,
+)
+"""A relative "that" after a noun and before its verb ("a place in Shoreditch that takes big
+groups"): it names what comes right before it, not something said earlier."""
+_NOT_NOUNS = frozenset(
+    "is are was were be been do does did can could will would about of with for to on in at and "
+    "but or so know think say said hope sure mean means".split()
+)
+
+
+def _without_relative_that(text: str) -> str:
+    """``text`` without its relative "that"s (``_RELATIVE_THAT_RE``; not after a verb, a
+    preposition or a conjunction: "I know that is wrong" keeps it)."""
+    return _RELATIVE_THAT_RE.sub(
+        lambda m: m.group(0) if m.group(1).lower() in _NOT_NOUNS else m.group(1) + " ", text
+    )
 
 
 def _holds(text: str, sentinels: frozenset[str]) -> bool:
@@ -1102,8 +1201,8 @@ class Order:
     phrases: list[list[list[int]]]
     fronted: set[int] = field(default_factory=set)
     """Units whose head clause's last time phrase opens the sentence."""
-    swapped: set[tuple[int, int]] = field(default_factory=set)
-    """(unit, clause) whose head's two noun phrases swap places (``Clause.pair``)."""
+    swapped: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """(unit, clause) -> the new order of its head's noun phrases (``Clause.pair``)."""
 
 
 def _identity(units: list[Unit]) -> Order:
@@ -1128,7 +1227,7 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
                 opener = clause.phrases[last]
                 idx = [i for i in idx if i != last]
             phrases = [clause.phrases[i] for i in idx]
-            texts.append(" ".join([clause.head_text((u, ci) in order.swapped), *phrases]) + clause.tail)
+            texts.append(" ".join([clause.head_text(order.swapped.get((u, ci))), *phrases]) + clause.tail)
         head_pos = order.clauses[u].index(0)
         if head_pos != 0 or opener:
             texts[head_pos] = decapitalize_first(texts[head_pos])
@@ -1168,8 +1267,9 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
             base = offsets[(u, ci)]
             nh = len(units[u].clauses[ci].head_parts())
             heads = list(range(base, base + nh))
-            if (u, ci) in order.swapped:  # the pair's two noun phrases (after the words before them)
-                heads[1], heads[2] = heads[2], heads[1]
+            perm = order.swapped.get((u, ci))
+            if perm is not None:  # the pair's noun phrases (after the words before them)
+                heads[1 : 1 + len(perm)] = [base + 1 + i for i in perm]
             out.extend(heads)
             out.extend(base + nh + p for p in order.phrases[u][ci])
         if units[u].after:
@@ -1269,7 +1369,12 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
             order.fronted.add(ui)  # never two openers ("On Friday, under £300, book ...")
         for ci, clause in enumerate(unit.clauses):
             if clause.pair is not None and rng.random() < 0.5:
-                order.swapped.add((ui, ci))
+                perm = list(range(len(clause.pair[1])))
+                if len(perm) == 2:
+                    perm.reverse()
+                while perm == sorted(perm):
+                    rng.shuffle(perm)
+                order.swapped[(ui, ci)] = tuple(perm)
             if len(clause.phrases) > 1 and rng.random() < p_phrases:
                 new = list(range(len(clause.phrases)))
                 if rng.random() < 0.5:  # move one phrase
@@ -1278,10 +1383,26 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
                 else:
                     rng.shuffle(new)
                 fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i]))]
-                if fixed == sorted(fixed) and not _same_opener(clause.phrases, new):
+                if (
+                    fixed == sorted(fixed)
+                    and not _same_opener(clause.phrases, new)
+                    and _times_together(clause.phrases, clause.timed, new)
+                ):
                     # only time and budget phrases pass the others
                     order.phrases[ui][ci] = new
     return order
+
+
+def _times_together(phrases: list[str], timed: list[bool], new: list[int]) -> bool:
+    """True when a day and its clock time ("on Saturday" + "at 8pm") that stood side by side
+    still do, in either order: "Book a table at 8pm for 4 at Luigi's on Saturday" splits one
+    time in two."""
+    where = {p: k for k, p in enumerate(new)}
+    for i in range(len(phrases) - 1):
+        day_and_time = _first_word(phrases[i]) in ("on", "for") and _first_word(phrases[i + 1]) == "at"
+        if day_and_time and timed[i] and timed[i + 1] and abs(where[i] - where[i + 1]) != 1:
+            return False
+    return True
 
 
 def _same_opener(phrases: list[str], new: list[int]) -> bool:
@@ -1330,14 +1451,14 @@ def _id_fragment(sentence: str) -> bool:
 
 _CONTEXT_WORDS = frozenset(
     "still also too again instead either else another one ones other same such anymore yet "
-    "now already even".split()
+    "now already even both each neither".split()
 )
 """Words that make a sentence lean on what was said before it."""
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
 _FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
-_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
+_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
 _REMEDY_WORDS = frozenset("replacement replaced back compensation compensated".split())
@@ -1361,8 +1482,18 @@ def _open_request(text: str, end: str) -> bool:
     return _leans_on_nothing(text)
 
 
+_VAGUE_QUESTION_RE = re.compile(
+    r"\bwhat\b(?:\s+\S+){0,3}?\s+(?:do|happened|happening|wrong)(?=\s*(?:[?.!]|$|now\b|next\b))"
+    r"|\bwhat(?:['’]s| is) going on\b",
+    re.I,
+)
+"""A question about "what happened" or "what to do" asks about the story told before it."""
+
+
 def _leans_on_nothing(text: str) -> bool:
     if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
         return False
     tokens = _TOKEN_RE.findall(text)
     for k, tok in enumerate(tokens):
