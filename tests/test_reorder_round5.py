@@ -43,6 +43,11 @@ from tests.test_reorder_rules import _all_texts, _task
             {},
             {"If the match runs late, what time do you close?"},
         ),
+        (
+            "Deliver the wardrobe to the back door if nobody answers at the front.",
+            {},
+            {"If nobody answers at the front, deliver the wardrobe to the back door."},
+        ),
         # ... never one that refers back ("it" would come before what it names)
         ("Can you call me back when it is fixed?", {}, set()),
         (

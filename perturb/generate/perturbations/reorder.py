@@ -824,11 +824,14 @@ def _split_unit(
 
 _SUBORDINATORS = frozenset("if when unless while after although until before".split())
 _CLAUSE_SUBJECTS = frozenset(
-    "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
+    "i i'm i've i'd we we're we've you you're my our the a an someone somebody nobody anyone "
+    "anybody everyone".split()
 )
 _MAIN_OPENERS = frozenset(
     "please set send cancel book call remind turn add tell let give find show check keep hold "
-    "email text move change switch stop pause start renew order make put get "
+    "email text move change switch stop pause start renew order make put get deliver bring park "
+    "reserve store collect drop pick ship arrange schedule transfer sell buy refund return replace "
+    "repair install remove upgrade downgrade extend rebook reschedule confirm notify inform "
     "i we my our".split()
 )
 """Words a main clause may open with and still be lower-cased behind a fronted clause (a
