@@ -35,6 +35,10 @@ from tests.test_reorder_rules import _all_texts, _task
         # never a fixed pair without a second determiner, never when a later "it" may mean
         # the nearer one, never before "from X" (which may belong to the second alone)
         ("Bring the salt and pepper.", {}, set()),
+        # ... nor after a preposition (the second may be the partner of the noun before it),
+        # nor when one of them leans on the other ("the new one")
+        ("Book a table for two and a high chair.", {}, set()),
+        ("Replace the old filter and the new one.", {}, set()),
         ("I bought a tent and a stove last week. It was broken.", {}, set()),
         ("Order a pizza and two cokes from Luigi.", {}, set()),
         # a trailing "if" clause with its own subject opens the sentence

@@ -580,7 +580,7 @@ _NP_OPENERS = frozenset(
 _NP_STOP = frozenset(
     "and or but nor then to for from with of in on at by into onto under over near between "
     "is are was were be been i we you he she it they me us him them please not no "
-    "first second former latter both either neither each".split()
+    "first second former latter both either neither each one ones other another rest".split()
 )
 """Words that end a noun phrase or make an order of two (a clause, a preposition, "first")."""
 _PAIR_FOLLOWERS = frozenset("to for into onto".split())
@@ -620,7 +620,23 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...]
         j -= 1
     first = tokens[j:k]
     before = tokens[:j]
-    if not before or len(first) > 5 or _plain(before[-1]) in ("between", "from", "both", "either"):
+    # after a preposition the pair may not be one ("a table for two and a high chair": the high
+    # chair is the table's partner, not two's)
+    if (
+        not before
+        or len(first) > 5
+        or _plain(before[-1])
+        in _ATTACHING_PREPOSITIONS
+        | _PHRASE_START
+        | {
+            "between",
+            "both",
+            "either",
+            "about",
+            "by",
+            "under",
+        }
+    ):
         return None
     if any(_plain(t) in _NP_STOP for t in first + second):
         return None
@@ -1127,6 +1143,9 @@ def units_of(
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
+        for clause in unit.clauses:  # "the old filter and the new one": "one" leans on the first
+            if clause.pair is not None and any(_holds(item, leaning) for item in clause.pair[1]):
+                clause.pair = None
         if refers_later[k]:
             for clause in unit.clauses:
                 clause.pair = None
