@@ -52,6 +52,9 @@ from tests.test_reorder_rules import _all_texts, _task
             {},
             {"If nobody answers at the front, deliver the wardrobe to the back door."},
         ),
+        # after "tell/know/check ..." an "if/when" clause asks indirectly: it is no condition
+        ("Could you tell me if the pool is open?", {}, set()),
+        ("Do you know when the shop opens?", {}, set()),
         # ... never one that refers back ("it" would come before what it names)
         ("Can you call me back when it is fixed?", {}, set()),
         (
@@ -123,6 +126,8 @@ from tests.test_reorder_rules import _all_texts, _task
                 "Could you pack two towels, a hat, and sunscreen for the trip?",
             },
         ),
+        # a list whose order carries a preference keeps it
+        ("Add oat milk, soy milk and almond milk to my list in order of preference.", {}, set()),
         # ... never before "from X" (the last thing's alone, perhaps), and never split at its
         # commas into clauses that move ("burgers, salad and drinks, buns")
         ("I bought milk, bread and cheese from Aldi.", {}, set()),

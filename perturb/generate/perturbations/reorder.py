@@ -598,6 +598,8 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...]
     words, no preposition, verb form of "be", pronoun or ordering word ("first", "the latter",
     "between"); words come before them (a verb: the pair is its object); what follows is
     nothing, a time, or a phrase that belongs to both ("to my list", "for Saturday pickup")."""
+    if _RANKED_RE.search(clause.head):
+        return None
     tokens = _TOKEN_RE.findall(clause.head)
     ands = [i for i, t in enumerate(tokens) if _plain(t) == "and"]
     if len(ands) != 1 or any(t[-1:] in ",;:" for t in tokens):
@@ -651,6 +653,10 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...]
     return " ".join(before), (" ".join(first), " ".join(second)), " ".join(post), " and "
 
 
+_RANKED_RE = re.compile(
+    r"\b(?:prefer(?:ably|ence|red)?|priority|order of|rank(?:ed)?|respectively|choices?|favou?rites?)\b", re.I
+)
+"""Words that make the order of a list carry meaning ("in order of preference: X, Y and Z")."""
 _LIST_LEADS = frozenset(
     "add put buy get order bring need needs want with of me us pack include including send "
     "pick grab take like bought ordered returned sent got brought packed".split()
@@ -666,6 +672,8 @@ def _list_of(body: str, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], 
     (``_LIST_LEADS``), each thing has at most four words and no preposition but "of", no
     pronoun and no time; the sentence has no other comma and no other "and"/"or"; after the
     list comes nothing or a phrase that belongs to all of them ("to/for/into/onto/on ...")."""
+    if _RANKED_RE.search(body):
+        return None
     tokens = _TOKEN_RE.findall(body)
     ands = [i for i, t in enumerate(tokens) if _plain(t) in ("and", "or", "but", "then")]
     commas = [i for i, t in enumerate(tokens) if t.endswith(",")]
@@ -854,6 +862,14 @@ _MAIN_OPENERS = frozenset(
 question word, "please", a verb of request); a name ("Tesco ...") would lose its capital."""
 
 
+_ASKING_WORDS = frozenset(
+    "tell know ask asking check checking see wonder wondering find confirm sure remind notify "
+    "inform advise understand clarify idea curious unsure whether decide matter depends".split()
+)
+"""Verbs after which "if/when" opens an indirect question, not a condition ("tell me if the
+pool is open", "do you know when the shop opens", "remind me when it's due")."""
+
+
 def _trailing_clause(body: str) -> tuple[str, str] | None:
     """(main clause, subordinate clause) of a sentence that ends with a subordinator
     ("if", "when", "unless", "while", "after", "before", "until", "although", "even though")
@@ -889,6 +905,8 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
     first = _plain(main[0])
     if first not in _QUESTION_WORDS and first not in _MAIN_OPENERS or main[0].startswith("\ue000"):
         return None
+    if any(_plain(t) in _ASKING_WORDS for t in main):
+        return None  # "Could you tell me if the pool is open?" asks whether: no condition
     if any(_plain(t) in ("and", "but", "or", "because", "so", "then", "than") for t in tokens):
         return None
     sub_text = " ".join(sub)
