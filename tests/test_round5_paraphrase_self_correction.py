@@ -173,6 +173,9 @@ def test_how_much_is_asked_as_what_it_costs() -> None:
     assert variants("How much does a car wash cost on weekends?", "paraphrase") == [
         "What does a car wash cost on weekends?"
     ]
+    # an amount does not cost an amount
+    got = variants("How much is the deposit for a two bedroom flat?", "paraphrase")
+    assert all("cost" not in text for text in got)
 
 
 def test_register_keeps_its_own_questions() -> None:
