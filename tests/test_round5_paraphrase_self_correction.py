@@ -205,3 +205,13 @@ def test_a_persons_need_is_never_a_requirement() -> None:
         "I saw the nurse on Friday. She said I'd need a scan. Has the letter been sent yet?", "paraphrase"
     )
     assert got and all("require" not in text for text in got)
+
+
+def test_a_verb_with_re_or_un_opens_an_order_too() -> None:
+    assert "Can you reprint my boarding pass but in colour?" in variants(
+        "Reprint my boarding pass but in colour.", "paraphrase"
+    )
+    assert "Would you unfreeze my savings account?" in variants("Unfreeze my savings account.", "paraphrase")
+    assert "Could you please enlarge the wedding photo to A2?" in variants(
+        "Enlarge the wedding photo to A2.", "paraphrase"
+    )

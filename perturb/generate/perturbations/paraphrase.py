@@ -138,7 +138,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if heads_label(rest[m.end() :]):
         return []  # "Order number X." names a number; it asks no one to order
     if found is None:
-        if nxt not in d["action_verbs"]:
+        if not _order_verb(nxt):
             return []
         found = ("agent", "")
     group, prefix = found
@@ -193,6 +193,18 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
 _USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
 """Verbs whose doer is the user even in an order to the helper ("Return order X"): never
 framed as the helper's own act ("I need you to return order X")."""
+
+
+_MORE_ORDER_VERBS = frozenset("enlarge downgrade escalate shorten".split())
+
+
+def _order_verb(word: str) -> bool:
+    """``word`` opens a bare order: a known action verb, one of a few more, or a known verb
+    with "re"/"un" before it ("reprint", "redeliver", "unfreeze")."""
+    verbs = _data()["action_verbs"]
+    if word in verbs or word in _MORE_ORDER_VERBS:
+        return True
+    return word[:2] in ("re", "un") and word[2:] in verbs and word[2:] not in ("do", "set", "pay")
 
 
 def _framing_op(
