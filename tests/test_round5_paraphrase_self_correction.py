@@ -215,3 +215,10 @@ def test_a_verb_with_re_or_un_opens_an_order_too() -> None:
     assert "Could you please enlarge the wedding photo to A2?" in variants(
         "Enlarge the wedding photo to A2.", "paraphrase"
     )
+
+
+def test_a_childs_age_said_again_and_24_hours_are_not_corrected() -> None:
+    got = variants("Can I book a check-up for my son, he's 6, on Friday at 9am?", "self_correction")
+    assert got and all("he's 6," in text for text in got)
+    assert wrong("24", "number", "Is the gym open ", " hours?") == {None}
+    assert wrong("24", "number", "Support is ", "/7.") == {None}
