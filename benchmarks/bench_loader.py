@@ -7,9 +7,12 @@ per line for both and their ratio, the time of a resume scan (``scan_trials``) o
 ``jsonlines.Reader``) against the hand-written line loop it replaced (kept below as
 ``hand_loop``, same parser and messages), interleaved, best of five each; and the cost of
 ``perturb report`` reading every trial line through the strict parser
-(``perturb.run.store.parse_trial_line`` then the Trial model) against pydantic's unchecked
-``validate_json`` fast path it used before (which took a duplicate key silently), with the
-whole ``read_run`` of the same file for scale.
+(``perturb.run.store.parse_trial_line`` then the Trial model) and through the screened reader
+``perturb report`` uses (``perturb.run.store.read_trial_line``: pydantic's ``validate_json``,
+then a byte-count screen, the strict path only where the screen fires; same trials, same
+refusals) against pydantic's unchecked ``validate_json`` fast path alone (which takes a
+duplicate key silently), interleaved, best of five each, with the whole ``read_run`` of the
+same file for scale.
 
     .venv/bin/python benchmarks/bench_loader.py [--lines 100000] [--json PATH]
 
@@ -33,7 +36,7 @@ from perturb.errors import InputError  # noqa: E402
 from perturb.io.jsonl import _parse, _Reject, iter_jsonl_lines, loads_strict  # noqa: E402
 from perturb.records import Trial  # noqa: E402
 from perturb.report.results import read_run  # noqa: E402
-from perturb.run.store import parse_trial_line, scan_trials  # noqa: E402
+from perturb.run.store import parse_trial_line, read_trial_line, scan_trials  # noqa: E402
 from tests.synthetic_runs import manifest  # noqa: E402
 
 LINE = {
@@ -153,10 +156,15 @@ def main() -> int:
         for i, raw in enumerate(raws, 1):
             strict_read(parse_trial_line(raw, "trials.jsonl", i))
 
-    unchecked = checked = float("inf")
+    def screened_lines() -> None:
+        for i, raw in enumerate(raws, 1):
+            read_trial_line(raw, "trials.jsonl", i)
+
+    unchecked = checked = screened = float("inf")
     for _ in range(5):  # interleaved, best of five each
         unchecked = min(unchecked, best_of(1, fast_lines))
         checked = min(checked, best_of(1, strict_lines))
+        screened = min(screened, best_of(1, screened_lines))
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "demo-d1af80b5"
         run.mkdir()
@@ -166,7 +174,9 @@ def main() -> int:
         whole = best_of(3, lambda: read_run(run, workers=1))
     print(
         f"report reader: pydantic fast path {unchecked / args.lines * 1e6:.2f} us/line, strict "
-        f"{checked / args.lines * 1e6:.2f} us/line, ratio strict/fast={checked / unchecked:.2f}; whole "
+        f"{checked / args.lines * 1e6:.2f} us/line, ratio strict/fast={checked / unchecked:.2f}; "
+        f"screened (read_trial_line) {screened / args.lines * 1e6:.2f} us/line, ratio "
+        f"screened/fast={screened / unchecked:.2f}, strict/screened={checked / screened:.2f}; whole "
         f"read_run {whole / args.lines * 1e6:.2f} us/line"
     )
     figures = {
@@ -178,6 +188,9 @@ def main() -> int:
         "report_fast_us": unchecked / args.lines * 1e6,
         "report_strict_us": checked / args.lines * 1e6,
         "report_ratio": checked / unchecked,
+        "report_screened_us": screened / args.lines * 1e6,
+        "report_screened_ratio": screened / unchecked,
+        "report_speedup": checked / screened,
         "read_run_us": whole / args.lines * 1e6,
     }
     write_results(args.json, figures, load_before)

@@ -24,7 +24,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import jsonlines
 from pydantic import BaseModel, ValidationError
@@ -510,6 +510,95 @@ def _reject_line(text: str, exc: _Reject) -> int | None:
     if exc.line is not None or not exc.token:
         return exc.line
     return _line_of(text, exc.token, 2 if exc.message.startswith("duplicate key") else 1)
+
+
+_PLAIN = (int, float, bool, int | None, float | None, bool | None)
+_TEXT = (str, str | None)
+_PLANS: dict[type[BaseModel], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _plan(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A record class's ``(text, tree)`` fields: the string fields, and those that may hold keys
+    or strings (every other field holds only numbers or fixed words without a colon). A field
+    with a default other than None or an empty list is left out (the screen would count its
+    default when the input did not set it); leaving a field out only makes the screen fire."""
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        return plan
+    finite = cls.model_config.get("allow_inf_nan") is False
+    text: list[str] = []
+    tree: list[str] = []
+    for name, info in cls.model_fields.items():
+        ann = info.annotation
+        if info.alias is not None or not (
+            info.is_required() or info.default is None or info.default_factory in (list, dict)
+        ):
+            continue
+        if ann in _PLAIN and (finite or ann in (int, bool, int | None, bool | None)):
+            continue
+        if get_origin(ann) is Literal and all(isinstance(a, str) and ":" not in a for a in get_args(ann)):
+            continue
+        (text if ann in _TEXT else tree).append(name)
+    plan = _PLANS[cls] = (tuple(text), tuple(tree))
+    return plan
+
+
+def _json_tally(value: Any) -> int | None:
+    """Keys plus ``:`` characters inside strings, over a pydantic record (the fields its input
+    set, by :func:`_plan`) or a decoded JSON value; None when it holds a non-finite float. A
+    type it does not know counts nothing (so the screen fires rather than passing a line)."""
+    total = 0
+    stack = [value]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            total += item.count(":")
+        elif kind is dict:
+            total += len(item) + "".join(item).count(":")
+            extend(item.values())
+        elif kind is list:
+            extend(item)
+        elif item is None or kind is int or kind is bool:
+            continue
+        elif kind is float:
+            if item - item != 0.0:  # inf - inf and nan - nan are nan
+                return None
+        elif isinstance(item, BaseModel):
+            text, tree = _plan(kind)
+            values = item.__dict__
+            total += len(item.__pydantic_fields_set__)
+            if text:
+                total += "".join([values[name] or "" for name in text]).count(":")
+            for name in tree:
+                child = values[name]
+                if child is not None:
+                    push(child)
+    return total
+
+
+_LONG_DIGITS = re.compile(rb"\d{%d}" % (MAX_INT_DIGITS + 1))
+
+
+def lenient_is_strict(raw: bytes, value: Any) -> bool:
+    """Whether ``value``, decoded from the JSON text ``raw`` by a parser without
+    :func:`loads_strict`'s checks (pydantic's ``validate_json``), is what the strict parser
+    would have read: ``raw`` has no duplicate key, ``NaN``, ``Infinity``, overflowing number,
+    integer over :data:`MAX_INT_DIGITS` digits or nesting over :data:`MAX_DEPTH`.
+
+    A screen, not a parser: False sends the line to the strict parser, which gives the verdict
+    and the message. Duplicate keys are found by counting: every key of ``raw`` is followed by
+    a ``:`` outside any string, so ``raw.count(b":")`` is its keys plus the colons inside its
+    strings; the decoded value holds one fewer key (and no more string colons, when no
+    ``\\u003a`` escape spells one) for every key a duplicate replaced, so the two counts are
+    equal only when no key was repeated. Records count the fields their input set."""
+    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH or b"\\u003" in raw:
+        return False
+    if len(raw) > MAX_INT_DIGITS and _LONG_DIGITS.search(raw):
+        return False
+    tally = _json_tally(value)
+    return tally is not None and tally == raw.count(b":")
 
 
 # --------------------------------------------------------------------------- records
