@@ -24,7 +24,7 @@ from perturb.errors import InputError
 from perturb.io.jsonl import MAX_DEPTH, MAX_INT_DIGITS, lenient_is_strict
 from perturb.records import Trial
 from perturb.run import store
-from perturb.run.store import parse_trial_line, read_trial_line
+from perturb.run.store import REPORT_FIX, parse_trial_line, read_trial_line
 
 NAME = "runs/x/trials.jsonl"
 _WRITE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
@@ -64,7 +64,7 @@ def verdict(read: Any, raw: bytes) -> tuple[Any, ...]:
 
 
 def slow(raw: bytes, name: str, number: int) -> Trial:
-    return Trial.model_validate(parse_trial_line(raw, name, number))
+    return Trial.model_validate(parse_trial_line(raw, name, number, REPORT_FIX))
 
 
 # ---------------------------------------------------------------- generated JSON text
@@ -131,7 +131,12 @@ def trial_lines(draw: st.DrawFn) -> bytes:
         fields[key] = draw(value_text())
     if draw(st.booleans()):
         levels = draw(st.sampled_from([MAX_DEPTH - 2, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 150, 300]))
-        fields["output"] = _nest("1", levels)
+        fields["output"] = _nest(draw(st.sampled_from(["1", "[]", "{}", '""', '{"a":[]}'])), levels)
+    elif draw(st.integers(0, 5)) == 0:  # more objects and arrays than MAX_DEPTH, shallow
+        item = draw(st.sampled_from(["[1]", '{"a":1}', "[[2]]"]))
+        fields["trace"] = (
+            "[" + ",".join([item] * draw(st.sampled_from([MAX_DEPTH - 1, MAX_DEPTH, 150]))) + "]"
+        )
     if draw(st.integers(0, 3)) == 0:  # a field of the wrong type or out of range
         key = draw(
             st.sampled_from(["attempt", "retry", "lam", "outcome", "level", "seed", "usage", "tool_calls"])
@@ -141,6 +146,8 @@ def trial_lines(draw: st.DrawFn) -> bytes:
                 ['"3"', "3.0", "-1", "true", "1.5", '"wrong"', "{}", "[]", "NaN", "1e999", "null"]
             )
         )
+    if draw(st.booleans()):
+        fields["usage"] = "null"
     if draw(st.integers(0, 5)) == 0:
         fields["tool_calls"] = '[{"tool":"get:x","index":0,"fault":"rate:limit","status":429}]'
     if draw(st.integers(0, 5)) == 0:
@@ -216,14 +223,18 @@ def test_clean_lines_take_the_fast_path_and_equal_the_strict_result() -> None:
             f"{NAME}:7: integer of {MAX_INT_DIGITS + 1} digits (expected at most {MAX_INT_DIGITS} digits)",
         ),
         (
-            '{"output":' + _nest("1", MAX_DEPTH + 1) + "}",
+            '{"output":' + _nest("1", MAX_DEPTH) + "}",
+            f"{NAME}:7: nested deeper than {MAX_DEPTH} levels (expected at most {MAX_DEPTH})",
+        ),
+        (
+            '{"output":' + _nest("[]", MAX_DEPTH - 1) + "}",
             f"{NAME}:7: nested deeper than {MAX_DEPTH} levels (expected at most {MAX_DEPTH})",
         ),
     ],
 )
 def test_what_the_screen_sends_to_the_strict_reader(text: str, message: str) -> None:
     """Each refusal pydantic's reader would have let through: a line otherwise valid."""
-    body = {k: v for k, v in BASE.items() if k != "output"}
+    body = {k: v for k, v in BASE.items() if k not in ("output", "usage")}  # Trial + output only
     raw = (_WRITE(body)[:-1] + "," + text[1:] + "\n").encode()
     if "9" * MAX_INT_DIGITS not in text:  # pydantic alone accepts it (it refuses huge ints itself)
         Trial.__pydantic_validator__.validate_json(raw)

@@ -543,39 +543,48 @@ def _plan(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     return plan
 
 
-def _json_tally(value: Any) -> int | None:
-    """Keys plus ``:`` characters inside strings, over a pydantic record (the fields its input
-    set, by :func:`_plan`) or a decoded JSON value; None when it holds a non-finite float. A
-    type it does not know counts nothing (so the screen fires rather than passing a line)."""
-    total = 0
+def _json_tally(value: Any) -> tuple[int, int] | None:
+    """``(keys plus ":" characters inside strings, objects and arrays)`` over a pydantic record
+    (the fields its input set, by :func:`_plan`) or a decoded JSON value; None when it holds a
+    non-finite float. A type it does not know counts nothing (so the screen fires rather than
+    passing a line). Falsy values (``""``, ``0``, ``[]``, ``{}``, None) add nothing to the
+    first count and are skipped."""
+    total = containers = 0
     stack = [value]
-    pop, push, extend = stack.pop, stack.append, stack.extend
+    pop, extend = stack.pop, stack.extend
+    plans = _PLANS
     while stack:
         item = pop()
         kind = type(item)
         if kind is str:
             total += item.count(":")
         elif kind is dict:
+            containers += 1
             total += len(item) + "".join(item).count(":")
-            extend(item.values())
+            extend(filter(None, item.values()))
         elif kind is list:
-            extend(item)
-        elif item is None or kind is int or kind is bool:
-            continue
+            containers += 1
+            extend(filter(None, item))
         elif kind is float:
             if item - item != 0.0:  # inf - inf and nan - nan are nan
                 return None
-        elif isinstance(item, BaseModel):
-            text, tree = _plan(kind)
-            values = item.__dict__
+        elif kind is int or kind is bool:
+            continue
+        else:
+            plan = plans.get(kind)
+            if plan is None:
+                if not isinstance(item, BaseModel):
+                    continue
+                plan = _plan(kind)
+            containers += 1
+            text, tree = plan
+            get = item.__dict__.__getitem__
             total += len(item.__pydantic_fields_set__)
             if text:
-                total += "".join([values[name] or "" for name in text]).count(":")
-            for name in tree:
-                child = values[name]
-                if child is not None:
-                    push(child)
-    return total
+                total += "".join(filter(None, map(get, text))).count(":")
+            if tree:
+                extend(filter(None, map(get, tree)))
+    return total, containers
 
 
 _LONG_DIGITS = re.compile(rb"\d{%d}" % (MAX_INT_DIGITS + 1))
@@ -592,13 +601,18 @@ def lenient_is_strict(raw: bytes, value: Any) -> bool:
     a ``:`` outside any string, so ``raw.count(b":")`` is its keys plus the colons inside its
     strings; the decoded value holds one fewer key (and no more string colons, when no
     ``\\u003a`` escape spells one) for every key a duplicate replaced, so the two counts are
-    equal only when no key was repeated. Records count the fields their input set."""
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH or b"\\u003" in raw:
+    equal only when no key was repeated. Then the value is all of ``raw``, and it cannot nest
+    deeper than the objects and arrays it holds (``raw``'s brackets are counted only when those
+    are more than :data:`MAX_DEPTH`). Records count the fields their input set."""
+    if b"\\" in raw and b"\\u003" in raw:
         return False
     if len(raw) > MAX_INT_DIGITS and _LONG_DIGITS.search(raw):
         return False
     tally = _json_tally(value)
-    return tally is not None and tally == raw.count(b":")
+    if tally is None or tally[0] != raw.count(b":"):
+        return False
+    # an empty object or array is not counted: it can be one more level on any path
+    return tally[1] < MAX_DEPTH or _too_deep(raw.decode("utf-8")) is None
 
 
 # --------------------------------------------------------------------------- records
