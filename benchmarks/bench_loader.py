@@ -31,13 +31,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_report import write_manifest  # noqa: E402
 from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 from perturb.errors import InputError  # noqa: E402
 from perturb.io.jsonl import _parse, _Reject, iter_jsonl_lines, loads_strict  # noqa: E402
 from perturb.records import Trial  # noqa: E402
 from perturb.report.results import read_run  # noqa: E402
 from perturb.run.store import parse_trial_line, read_trial_line, scan_trials  # noqa: E402
-from tests.synthetic_runs import manifest  # noqa: E402
 
 LINE = {
     "run_id": "demo-d1af80b5",
@@ -167,10 +167,8 @@ def main() -> int:
         screened = min(screened, best_of(1, screened_lines))
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "demo-d1af80b5"
-        run.mkdir()
+        write_manifest(run, "demo-d1af80b5", 5, ["canonical"], suite="demo")
         (run / "trials.jsonl").write_bytes(data)
-        text = manifest("demo-d1af80b5", 5, classes=["canonical"]).model_dump_json()
-        (run / "manifest.json").write_text(text, encoding="utf-8")
         whole = best_of(3, lambda: read_run(run, workers=1))
     print(
         f"report reader: pydantic fast path {unchecked / args.lines * 1e6:.2f} us/line, strict "

@@ -41,20 +41,18 @@ PROMPTS = [  # (kind, level, class shift of the success probability)
 N_TRIALS = 40
 
 
-def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
-    """Write manifest.json and trials.jsonl; return the number of trial lines."""
-    rng = np.random.default_rng(seed)
-    n_tasks = max(1, total // (len(PROMPTS) * N_TRIALS))
+def write_manifest(run_dir: Path, run_id: str, trials: int, classes: list[str], suite: str = "bench") -> None:
+    """Write a synthetic run's ``manifest.json`` (also used by bench_loader.py)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = {
-        "run_id": "bench",
-        "suite": "bench",
-        "fixtures": "fixtures/bench.jsonl",
+        "run_id": run_id,
+        "suite": suite,
+        "fixtures": f"fixtures/{suite}.jsonl",
         "lock_sha256": "sha256:" + "0" * 64,
         "agent": "bench:agent",
-        "trials": N_TRIALS,
+        "trials": trials,
         "concurrency": 8,
-        "classes": sorted({k for k, _, _ in PROMPTS}),
+        "classes": classes,
         "perturb_version": "0.1.0",
         "python_version": sys.version.split()[0],
         "platform": sys.platform,
@@ -63,6 +61,13 @@ def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
         "sampling": {"temperature": 0.7},
     }
     (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
+    """Write manifest.json and trials.jsonl; return the number of trial lines."""
+    rng = np.random.default_rng(seed)
+    n_tasks = max(1, total // (len(PROMPTS) * N_TRIALS))
+    write_manifest(run_dir, "bench", N_TRIALS, sorted({k for k, _, _ in PROMPTS}))
     p_task = rng.beta(4.0, 1.5, size=n_tasks)
     lines = 0
     with open(run_dir / "trials.jsonl", "w", encoding="utf-8") as fh:

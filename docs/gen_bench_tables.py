@@ -164,8 +164,30 @@ def ray(r: dict[str, Any]) -> str:
         f"(ideal {f['cpus_given']}×). One driver records at most about {wr['per_s']:,.0f} trials per "
         f"second and spends {ray_['driver_cpu_ms']:.2f} ms of CPU per Ray trial "
         f"({loc['driver_cpu_ms']:.2f} ms per local one), so it can feed on the order of "
-        f"{_order(1000 / ray_['driver_cpu_ms'])} Ray trials per second.\n"
+        f"{_order(1000 / ray_['driver_cpu_ms'])} Ray trials per second.{_below_ideal(f)}\n"
     )
+
+
+def _below_ideal(f: dict[str, Any]) -> str:
+    """A sentence for each executor whose overhead per trial came out below zero: what the
+    figure is made of, and why its sign is noise."""
+    between = f["trials"] - f["entries"]
+    out = []
+    for name, key in (("local", "local"), ("Ray", "ray")):
+        e = f[key]
+        if e["overhead_ms"] >= 0:
+            continue
+        total_ms = -e["overhead_ms"] * between
+        out.append(
+            f" The {name} overhead per trial is below zero ({e['overhead_ms']:.3f} ms): it is the "
+            f"difference of two runs' walls (n = {f['trials']:,} and n = {f['entries']}) over the "
+            f"{between:,} trials between them, less the ideal, so it stands for {total_ms:.0f} ms "
+            f"in all, {total_ms / (e['fixed_s'] * 1000):.0%} of the {e['fixed_s']:.2f} s fixed cost "
+            f"each of the two runs pays once. A start-up that varies by that much from run to run "
+            f"gives it; it is noise, not a trial faster than its {f['latency_ms']:.0f} ms agent, "
+            f"and this run resolves no {name} overhead per trial."
+        )
+    return "".join(out)
 
 
 def _order(x: float) -> str:
