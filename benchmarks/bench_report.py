@@ -6,7 +6,10 @@ paired bootstrap B = 1,000 for each of 6 classes) and renders all five formats, 
 process so its peak memory (resource.getrusage ru_maxrss) is the report's alone.
 Targets on a 2-core machine: under 20 s wall and under 2 GB peak memory.
 
-    .venv/bin/python benchmarks/bench_report.py [--trials-total 1000000] [--workers N] [--keep DIR]
+    .venv/bin/python benchmarks/bench_report.py [--trials-total N] [--workers N] [--keep DIR] [--json PATH]
+
+``--json PATH`` writes the figures (benchmarks/results/report.json feeds docs/reports.md through
+docs/gen_bench_tables.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 
 TARGET_S = 20.0
 TARGET_MB = 2048.0
@@ -144,11 +151,13 @@ def main() -> None:
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--keep", type=Path, help="keep the synthetic run in this directory")
     parser.add_argument("--workers", type=int, help="reader processes (default: CPU count, <= 4)")
+    add_json_option(parser)
     parser.add_argument("--child", nargs=2, metavar=("RUN_DIR", "OUT_DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         report_child(Path(args.child[0]), Path(args.child[1]), args.bootstrap, args.workers)
         return
+    load_before = load_average()
     work = Path(tempfile.mkdtemp(prefix="perturb-bench-"))
     try:
         run_dir = (args.keep or work) / "runs" / "bench"
@@ -199,6 +208,16 @@ def main() -> None:
             f"{total / TARGET_MB:.2f} of the budget)  {'OK' if total < TARGET_MB else 'OVER'}"
         )
         print(f"  {r['trials'] / r['wall_s']:,.0f} trials/s")
+        figures = {
+            **{key: r[key] for key in ("trials", "classes", "formats", "workers")},
+            "bootstrap": args.bootstrap,
+            "file_mb": size_mb,
+            **{key: r[key] for key in ("read_s", "analyze_s", "render_s", "wall_s")},
+            "peak_mb": total,
+            "target_s": TARGET_S,
+            "target_mb": TARGET_MB,
+        }
+        write_results(args.json, figures, load_before)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
