@@ -27,32 +27,16 @@ from perturb.io.jsonl import MAX_DEPTH, MAX_INT_DIGITS, lenient_is_strict
 from perturb.records import Trial
 from perturb.run import store
 from perturb.run.store import REPORT_FIX, parse_trial_line, read_trial_line
+from tests.synthetic_runs import Prompt, trial_lines
 
 NAME = "runs/x/trials.jsonl"
 _WRITE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
 BASE: dict[str, Any] = {
-    "run_id": "demo-d1af80b5",
-    "suite": "demo",
-    "task_id": "a",
-    "variant_id": "a/canonical",
-    "variant_sha256": "sha256:" + "0" * 64,
-    "perturbation": "canonical",
-    "level": None,
-    "epsilon": 0.0,
-    "weight": 1.0,
-    "attempt": 0,
-    "outcome": "passed",
+    **json.loads(trial_lines("demo-d1af80b5", [Prompt("a", "P", tokens=(10, 3))])[0]),
     "output": {"total": 42, "items": [1, 2, {"sku": "A-1"}]},
-    "error": None,
-    "error_kind": None,
-    "grader_note": None,
-    "latency_s": 0.06684,
-    "usage": {"input_tokens": 10, "output_tokens": 3, "cost_usd": None},
-    "trace": None,
-    "seed": 654147073,
-    "retry": 0,
 }
+"""A trial line as `perturb run` writes it (every field), with a nested output."""
 
 
 def verdict(read: Any, raw: bytes) -> tuple[Any, ...]:
