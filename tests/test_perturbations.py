@@ -1329,7 +1329,7 @@ def test_self_correction_exact_outputs_on_small_prompts() -> None:
         assert "ands" not in gen(slot, "self_correction", 0.5, seed).text
     euro = _task("Switch me to monthly payments, I'd rather pay €45 a month.", amount="€45")
     assert gen(euro, "self_correction", 0.1, 0).text == (
-        "Switch me to monthly payments, I'd rather pay €55, no, €45 a month."
+        "Switch me to monthly payments, I'd rather pay €50, no, €45 a month."
     )
     stolen = _task("My phone was stolen in Leeds last week. What do you need from me?", when="last week")
     assert gen(stolen, "self_correction", 0.3, 0).text == (

@@ -144,6 +144,15 @@ def trailing_clause(sentence: str) -> tuple[int, int] | None:
     return m.start(), m.end()
 
 
+_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b", re.I)
+
+
+def heads_label(after_word: str) -> bool:
+    """The text after a verb-looking word makes that word the head of a label ("Order" in
+    "Order number X", "Book" in "Book reference X"): it names a number, it asks no one to act."""
+    return _LABEL_AFTER_RE.match(after_word) is not None
+
+
 def match_case(template: str, word: str) -> str:
     """``word`` in the case style of ``template`` (UPPER, Title or as given)."""
     if len(template) > 1 and template.isupper():

@@ -174,6 +174,12 @@ def _count_choices(n: int, counted: bool, year: bool = False) -> list[int]:
     return [n + k for k in (-2, -1, 1, 2) if n + k >= low]
 
 
+_NEAR = 120
+"""How much of the text before a value its checks look at (a few words; keeps them linear)."""
+_PRONOUN_ONE_RE = re.compile(
+    r"\b(?:the|this|that|which|another|each|every|any|no)\s+(?:[a-z]+\s+)?$|\b(?:a|an)\s+[a-z]+\s+$", re.I
+)
+"""What comes before "one" used as a pronoun ("the old one", "this one", "a new one")."""
 _LABEL_RE = re.compile(r"(?<=[\w,] )([A-Z][a-z]+)\s+$")
 """A capitalised word inside a sentence right before a number that the number names
 ("Heathrow Terminal 5", "in Year 4", "to Room 12"; not a verb opening it: "Book 2 tickets")."""
@@ -187,6 +193,7 @@ def wrong_count(
     number used as an adjective keeps its noun ("a 10 minute trip" -> "a 20 minute trip",
     "a two bedroom flat" -> "a three bedroom flat"). A round figure becomes another round
     figure ("$90" -> "$80"); a terminal number moves down ("Terminal 5" -> "Terminal 4")."""
+    before = before[-_NEAR:]  # only the words next to the value matter: linear in the prompt
     m = re.search(r"\d{1,3}(?:,\d{3})+|\d+", value)
     word = None if m else _NUMBER_WORD_RE.search(value)
     if not m and not word:
@@ -205,6 +212,15 @@ def wrong_count(
         and not 1900 <= int(m.group()) <= 2100
     ):
         return None  # a long bare number is a code (zip, account), not a count
+    if word and match.group().lower() == "one" and _PRONOUN_ONE_RE.search(before + value[: match.start()]):
+        return None  # "the old one stopped working": a pronoun, not a count
+    version = re.search(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])", value)
+    if version and not money and re.search(r"[A-Z][A-Za-z]*\s+$", before + value[: version.start()]):
+        # "Python 3.12", "iOS 17.2": a version is misremembered in its last part only
+        last = version.group(2)
+        parts = [int(last) + k for k in (-1, 1) if int(last) + k >= 0]
+        slipped = f"{version.group(1)}.{str(rng.choice(parts)).zfill(len(last))}"
+        return value[: version.start()] + slipped + value[version.end() :]
     inside = _noun_after(value[match.end() :])
     inside = "" if inside.lower() in _NOT_NOUNS else inside  # "1 and 3 pm" counts nothing
     noun = inside or ("" if value[match.end() :].strip() else _noun_after(after))
@@ -219,8 +235,11 @@ def wrong_count(
     if ordinal and m:
         # an ordinal: a day of the month ("the 25th" -> "the 24th", never "the 35th") or a
         # floor, a place in a queue: the one next to it
-        day = not _noun_after(tail[ordinal.end() :] or after)
+        weekday = re.search(r"\b(?:" + "|".join(WEEKDAYS) + r")\s*$", before + value[: match.start()])
+        day = bool(weekday) or not _noun_after(tail[ordinal.end() :] or after)
         near = (-2, -1, 1, 2) if day else (-1, 1)
+        if weekday:
+            near = (-7, 7)  # "Sunday 14th" is never "Sunday 13th": a week away keeps the weekday true
         choices = [n + k for k in near if 1 <= n + k <= (28 if day else 99)]
     label = _LABEL_RE.search(before + value[: match.start()])
     if label and not ordinal and not money:
@@ -230,12 +249,24 @@ def wrong_count(
         choices = [c for c in (n - 1, n + 1) if c >= 1 and not (terminal and c > n)]
     if re.match(r"\s*-?\s*years?[\s-]+old\b", tail or after, re.I):
         choices = [c for c in (n - 1, n + 1) if c >= 1]  # an age is misstated by one year
+    if m and not ordinal and not label and 5 <= n < 20 and n % 5 == 0 and (money or noun.lower() in _UNITS):
+        # "$15", "10 GB", "10 mg": a round amount is misremembered as the next round one
+        choices = [c for c in (n - 5, n + 5) if c > 0]
     if m and _round_step(n):  # the same size: "€950" is not misremembered as "€1050"
         choices = [c for c in choices if len(str(c)) == len(str(n))]
     if word:
         choices = [c for c in choices if c < len(NUMBER_WORDS)]
     # a range inside the value stays a range: "between 2 and 4 pm" is never "between 4 and 4 pm"
     bounds = [int(x) for x in re.findall(r"(?<![\d,])\d{1,3}(?![\d,])", value[: match.start()] + " " + tail)]
+    # ... and so does a range the value opens or closes ("between 6 and 7pm": never "between 8")
+    joined = re.match(r"\s*(?:and|to|till|until|-|–)\s*(\d{1,3})(?![\d,])", tail or after)
+    opened = re.search(
+        r"(?<![\d,])(\d{1,3})\s*(?:[ap]\.?m\.?)?\s*(?:and|to|till|until|-|–)\s*$",
+        before + value[: match.start()],
+    )
+    for found in (joined, opened):
+        if found is not None:
+            bounds.append(int(found.group(1)))
     choices = [c for c in choices if all(c != b and (c < b) == (n < b) for b in bounds)]
     if not choices:
         return None
@@ -319,7 +350,9 @@ def _wrong_date(
         if other is None:
             return None
         return other.capitalize() if value[0].isupper() else other
-    weekday_named = bool(re.search(r"\b(?:" + "|".join(WEEKDAYS) + r")\s*$", before))
+    weekday_named = bool(re.search(r"\b(?:" + "|".join(WEEKDAYS) + r")\s*$", before)) or bool(
+        re.match(r"(?:" + "|".join(WEEKDAYS) + r")\b", value)
+    )  # "Saturday 22nd" is never "Saturday 21st"
     iso = re.match(r"(\d{4})-(\d{2})-(\d{2})$", value)
     if iso:
         others = [int(v[8:]) for v in avoid if re.fullmatch(rf"{iso.group(1)}-{iso.group(2)}-\d\d", v)]
@@ -384,9 +417,18 @@ def _wrong_place(value: str, rng: random.Random, avoid: Collection[str]) -> str 
 def category_of(value: str) -> list[str] | None:
     """The known category ``value`` belongs to (case-insensitive), or None."""
     for group in categories():
-        if value.lower() in (g.lower() for g in group):
+        if any(_same_entry(value, g) for g in group):
             return group
     return None
+
+
+def _same_entry(value: str, entry: str) -> bool:
+    """``value`` is the category entry ``entry``: case-insensitive, except that a short code in
+    letters in capitals ("OAK", "SFO") is only ever matched in capitals ("an oak frame" is no
+    airport); one with a digit ("PS5") is matched in any case ("my ps5")."""
+    if entry.isalpha() and entry.isupper() and len(entry) <= 4:
+        return value == entry
+    return value.lower() == entry.lower()
 
 
 def wrong_value(
@@ -425,6 +467,13 @@ def wrong_value(
             return None
         other = rng.choice(others)
         return same_case(value, other) if value.islower() else other
+    if _part_of_longer_number(value, before, after):
+        return None
+    span = re.fullmatch(r"(\d{4})([/-])(\d{2})", value.strip())
+    if span and 1900 <= int(span.group(1)) <= 2100 and (int(span.group(1)) + 1) % 100 == int(span.group(3)):
+        # a tax or school year ("2025/26") is misremembered as the year next to it, both halves
+        start = int(span.group(1)) + rng.choice((-1, 1))
+        return f"{start}{span.group(2)}{(start + 1) % 100:02d}"
     if kind == "time" or re.fullmatch(r"\d{1,2}(?::\d{2})?\s?(?:[AaPp]\.?[Mm]\.?)?", value):
         if re.fullmatch(r"\d{1,2}", value) and kind != "time":
             return _avoiding(lambda: wrong_count(value, rng, after, before=before), avoid_low)
@@ -445,6 +494,23 @@ def wrong_value(
                 found = _wrong_name(value, rng, avoid_low)
         return found
     return None
+
+
+def _part_of_longer_number(value: str, before: str, after: str) -> bool:
+    """``value`` is one part of a written-out span or number: the year of a tax year
+    ("2025/26": the two halves move together or not at all) or a group of a phone number
+    spaced out ("07700 900123": the prefix is never misstated)."""
+    before = before[-_NEAR:]
+    if re.match(r"-[A-Za-z]", after):
+        return True  # "his 12-month vaccinations": the number is part of an adjective
+    if not re.fullmatch(r"\d+", value.strip()):
+        return False
+    year = len(value) == 4 and 1900 <= int(value) <= 2100
+    return bool(
+        (year and re.match(r"[/-]\d\d(?!\d)", after))
+        or (len(value) == 2 and re.search(r"(?<!\d)\d{4}[/-]$", before))
+        or (value.startswith("0") and re.match(r" \d{3}", after))
+    )
 
 
 _KIN_RE = re.compile(
@@ -550,7 +616,14 @@ def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | No
     pool = [n for n in group if n.lower() != first and n.lower() not in avoid_low]
     # a name mixed up with one that sounds alike ("Marco"/"Mario", "Tom"/"Tomas"), never
     # one that only shares an initial ("Marco"/"Michael")
-    close = [n for n in pool if n[:2].lower() == first[:2] and _spelling(n) != _spelling(first)]
+    close = [
+        n
+        for n in pool
+        if n[:2].lower() == first[:2]
+        and _spelling(n) != _spelling(first)
+        # "Tom"/"Tomas", "Dan"/"Daniel": a short and a long form of one name, not two people
+        and not (n.lower().startswith(first) or first.startswith(n.lower()))
+    ]
     if not close:
         return None
     other = rng.choice(close)

@@ -57,6 +57,7 @@ from perturb.generate.perturbations._phrases import (
     phrase_ops,
 )
 from perturb.generate.perturbations._text import (
+    heads_label,
     message_style,
     rounded,
     sentence_spans,
@@ -134,6 +135,8 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if not m:
         return []
     nxt = m.group(1).lower()
+    if heads_label(rest[m.end() :]):
+        return []  # "Order number X." names a number; it asks no one to order
     if found is None:
         if nxt not in d["action_verbs"]:
             return []
@@ -159,6 +162,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         if group == "self" and nxt in d["action_verbs"] and not object_me:
             # "I need to file a claim" -> "Could you help me file a claim?": the user still acts
             choices += d["help_framings"]
+    if nxt in _USER_DOES:
+        # "Return order X" asks for a return the user makes: "I'd like to return", "Can you
+        # return" (process it), never "I need you to return order X"
+        choices = [p for p in choices if not p.lower().endswith(" you to ")]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
     if _one_line_order(masked):
@@ -169,6 +176,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         tail = (tail[0] + g_end, tail[1] + g_end)
     if tail and sentence.endswith("?"):
         return []  # "Could you X, I need it?": which part asks is unclear; leave it
+    if not tail and _COMMA_CLAUSE_RE.search(body):
+        # "Return order X, the shoes are too small.": the part after the comma may be a clause
+        # of its own, and a "?" at the end would ask it; only framings that keep the "." stay
+        choices = [p for p in choices if not _is_question(p)]
     if not choices:
         return []
     picks = [rng.choice(choices)]
@@ -177,6 +188,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # a plain framing swap is trivial alone: also offer one that changes the mood
         picks.append(rng.choice(moody))
     return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
+
+
+_USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
+"""Verbs whose doer is the user even in an order to the helper ("Return order X"): never
+framed as the helper's own act ("I need you to return order X")."""
 
 
 def _framing_op(
@@ -197,6 +213,8 @@ def _framing_op(
     lower_style = _lower_style(masked)
     if lower_style and new_text[:1].isupper() and not re.match(r"I\b", new_text):
         new_text = new_text[0].lower() + new_text[1:]
+    if lower_style and _writes_lower_i(masked):
+        new_text = _lower_i(new_text)  # "i'd like to cancel ... i already picked it up"
     verb = rest[0]
     if new_prefix == "":
         verb = verb.upper() if at_start and not lower_style else verb.lower()
@@ -281,6 +299,17 @@ _PURPOSE_RE = re.compile(
 )
 """A noun phrase followed by "to <verb>": the sentence gives a purpose or a wish about
 something ("some cash to feel comfortable", "the heating to come on"), not a request for it."""
+
+
+_COMMA_CLAUSE_RE = re.compile(
+    r",\s+(?:the|these|those|his|her|its|their|your|one|both|all|some|none|nothing|everything)\b", re.I
+)
+"""A comma before what may be a second clause's subject ("..., the shoes are too small")."""
+
+
+def _lower_i(text: str) -> str:
+    """``text`` with the pronoun "I" written "i", for a message that writes it that way."""
+    return re.sub(r"(?<![\w'])I(?=$|[\s'’])", "i", text)
 
 
 def _mood(prefix: str, group: str) -> str:
@@ -447,7 +476,9 @@ def question_ops(
         and not _SECOND_ASK_RE.search(m.group("pred"))
     ):
         verb = m.group("pred").split(" ", 1)[0].lower()
-        if verb in _ACTIVE_VERBS or verb in load_data("paraphrase")["action_verbs"]:
+        if (
+            verb in _ACTIVE_VERBS or verb in load_data("paraphrase")["action_verbs"]
+        ) and not _compound_subject(m.group("pred")):
             # "Can the florist deliver to the church by 11am?" -> "... whether the florist can
             # deliver to the church by 11am"
             new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
@@ -628,6 +659,19 @@ def _second_question(rest: str) -> str | None:
 _ACTIVE_VERBS = frozenset("come arrive visit fit handle take cover stay accept".split())
 
 
+def _compound_subject(pred: str) -> bool:
+    """The would-be verb after a modal question's subject may be the last word of a compound
+    noun ("Could the photo book for X be sent ...": "book" is part of "the photo book"; "Can
+    the garden table arrive ..."): true when another bare verb follows it, or when "be" comes
+    later (then "be" is the modal's verb and the first word belongs to the subject)."""
+    words = re.findall(r"[a-z'-]+", pred.lower())
+    if len(words) > 1 and (
+        words[1] in _ACTIVE_VERBS or words[1] in load_data("paraphrase")["action_verbs"] or words[1] == "be"
+    ):
+        return True
+    return "be" in words[1:]
+
+
 _THERE_RE = re.compile(
     r"(?P<aux>[Ii]s|[Aa]re|[Hh]as|[Hh]ave|[Ww]ill) there (?P<been>(?:been|be) )?"
     r"(?P<rest>(?:a|an|any|some|no)\b.+)$"
@@ -681,9 +725,96 @@ def _someone_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     return [("framing:someone", [(start, end, f"{lead}{m.group('rest')}?")])]
 
 
+_DET = r"(?:the|my|our|your|this|that|a|an)"
+_PLAIN = r"(?!(?:so|very|too|still|not|always|never|already|just|really)\b)[a-z][a-z'-]*"
+_PRONOUN_WH_RE = re.compile(r"(?P<wh>Where|When|Why) (?P<aux>is|are) (?P<np>it|they|that|this|he|she)\?$")
+_WHY_ADJ_RE = re.compile(
+    r"Why (?P<aux>is|are) (?P<np>" + _DET + r"(?: " + _PLAIN + r"){1,2}) (?P<adj>" + _PLAIN + r")\?$"
+)
+_HAS_BEEN_RE = re.compile(
+    r"(?P<aux>Has|Have) (?P<np>it|they|that|this|" + _DET + r"(?: " + _PLAIN + r"){1,3}) been "
+    r"(?P<rest>[a-z]+(?:ed|en|t)\b[^?,;]*)\?$"
+)
+_AM_I_RE = re.compile(r"(?P<aux>Am I|Are we) (?P<rest>[a-z][^?,;]*)\?$")
+_DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that) [a-z][^?,;]*)\?$")
+_DOES_VERBS = frozenset(
+    "include cover need take accept allow come expire renew work charge apply support offer run ship "
+    "open close start end require count".split()
+)
+_HOW_MUCH_RE = re.compile(
+    r"How much (?:(?P<does>does) (?P<np1>" + _DET + r"(?: " + _PLAIN + r"){1,3}) cost"
+    r"|(?P<is>is) (?P<np2>(?:a|an|the|my) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?))"
+    r"(?P<rest>(?= (?:if|when|for|without|with|at|in|on|after|before|per)\b)[^?]*|)\?$"
+)
+
+
+def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """Questions the shared indirect-question rules leave alone, asked another way (paraphrase
+    only; a capitalised question with its "?"): "Where is it?" -> "Could you tell me where it
+    is?", "Why is my mailbox full?" -> "... why my mailbox is full", "Has my refund been
+    processed yet?" -> "... whether my refund has been processed yet", "Am I on the list?" ->
+    "... whether I'm on the list", "Does my plan include roaming?" -> "... whether my plan
+    includes roaming", "How much is a flu jab if I walk in?" -> "What does a flu jab cost if I
+    walk in?"."""
+    sentence = masked[start:end]
+    if _lower_style(sentence) or not sentence.endswith("?"):
+        return []
+    m = _HOW_MUCH_RE.match(sentence)
+    if m:
+        np = m.group("np1") or m.group("np2")
+        if not _has_verbish(np):
+            return [("question:direct", [(start, end, f"What does {np} cost{m.group('rest')}?")])]
+    if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
+        _AM_I_RE.match(sentence) or _PRONOUN_WH_RE.match(sentence)
+    ):
+        return []  # a second subject: a clause of its own that the rewording could strand
+    lead, stop = rng.choice(_ASK_LEADS)
+    clause = None
+    m = _PRONOUN_WH_RE.match(sentence)
+    if m:
+        clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
+    m = _WHY_ADJ_RE.match(sentence)
+    if m and not _has_verbish(m.group("np") + " " + m.group("adj")):
+        clause = f"why {m.group('np')} {m.group('aux')} {m.group('adj')}"
+    m = _HAS_BEEN_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")):
+        clause = f"whether {m.group('np')} {m.group('aux').lower()} been {m.group('rest')}"
+    m = _AM_I_RE.match(sentence)
+    if (
+        m
+        and not _NEW_CLAUSE_RE.search(m.group("rest"))
+        and not _has_verbish(m.group("rest").split(" ", 1)[0])
+    ):
+        subject = "I'm" if m.group("aux") == "Am I" else "we're"
+        clause = f"whether {subject} {m.group('rest')}"
+    m = _DOES_RE.match(sentence)
+    if m:
+        words = m.group("np").split(" ")
+        # the verb is the first word after the subject that is a known verb, with no other
+        # verb right after it ("Does the photo book include X": never "the photo" + "book")
+        splits = [
+            i
+            for i in range(2, min(len(words), 5))
+            if words[i] in _DOES_VERBS and not (i + 1 < len(words) and words[i + 1] in _DOES_VERBS)
+        ]
+        if len(splits) == 1 and not _has_verbish(" ".join(words[: splits[0]])):
+            i = splits[0]
+            more = " ".join(words[i + 1 :])
+            clause = f"whether {' '.join(words[:i])} {third_person(words[i])}" + (f" {more}" if more else "")
+    if clause is not None:
+        return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
+    return []
+
+
 _FOR_ME_VERBS = frozenset(
     "book set play add find order reserve check schedule arrange cancel sort fix get pay".split()
 )
+
+
+_SUBORDINATE_RE = re.compile(
+    r"\b(?:while|when|whenever|if|because|since|until|till|before|after|once|unless|as soon as)\b", re.I
+)
+"""A subordinate clause or a time limit: a trailing "for me" would attach to it."""
 
 
 def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
@@ -693,6 +824,10 @@ def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     sentence = masked[start:end]
     first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
     if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
+        return []
+    if heads_label(sentence[first.end() - 1 :]) or _SUBORDINATE_RE.search(sentence):
+        # "Order number X for me" is no request; "for me" after "while I'm on leave until
+        # 19 August" hangs off the wrong clause
         return []
     if re.search(r"\b(?:me|us|my|our|for|please)\b", sentence[first.end() :], re.I):
         # "for me" after another "for" phrase reads twice ("a call for Monday at 3 pm for me")
@@ -765,7 +900,8 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     ops: list[Op] = []
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-        ops.extend(question_ops(masked, a, b, rng))
+        asked = question_ops(masked, a, b, rng)
+        ops.extend(asked or _more_question_ops(masked, a, b, rng))
         ops.extend(_direct_question_ops(masked, a, b))
         ops.extend(_someone_ops(masked, a, b, rng))
         ops.extend(_can_i_ops(masked, a, b, rng))
@@ -773,7 +909,11 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     rules = _phrase_rules()
     if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
         rules = [r for r in rules if not r[0].get("formal")]
-    ops.extend(phrase_ops(masked, rules, rng))
+    phrased = phrase_ops(masked, rules, rng)
+    if _lower_style(masked) and _writes_lower_i(masked):
+        # "i think" -> "i reckon", never "I reckon" beside the message's own "i"
+        phrased = [(name, [(a, b, _lower_i(new)) for a, b, new in edits]) for name, edits in phrased]
+    ops.extend(phrased)
     ops.extend(_structure_ops(masked, spans))
     return ops
 

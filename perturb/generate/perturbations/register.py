@@ -63,12 +63,14 @@ from perturb.generate.perturbations._phrases import Rule, apply_edits, compile_r
 from perturb.generate.perturbations._text import (
     capitalize_first,
     decapitalize_first,
+    heads_label,
     match_case,
     message_style,
     rounded,
     sentence_spans,
     trailing_clause,
     word_change_share,
+    words,
 )
 from perturb.generate.perturbations.paraphrase import _COPULA_RE, question_ops
 from perturb.generate.slots import detect
@@ -98,8 +100,6 @@ _VISIT_VERBS = frozenset({"come", "pop"})
 """Verbs of coming round that a request opener may frame only after an asking opener
 ("Can someone come out today?" -> "Could you possibly come out today?"; a bare "Come out
 today." is never read as a request)."""
-_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b", re.I)
-"""A verb-looking word that heads a label ("Order number X", "Book reference X")."""
 _COMPOUND_HEAD_RE = re.compile(r"\b(?:bank|public|school|national)\s+$", re.I)
 """A fixed compound whose second word is not a regional term: "bank holidays" are never
 "bank vacations"."""
@@ -178,7 +178,10 @@ def vocabulary(masked: str, locale: str) -> str:
         found = [
             m
             for m in rx.finditer(masked)
-            if ("code" not in src.lower() or not masked[m.end() :].lstrip(" :").startswith("\ue000"))
+            if (
+                "code" not in src.lower()
+                or not re.sub(r"^[\s:]*(?:is\s+)?", "", masked[m.end() :]).startswith("\ue000")
+            )
             and not _COMPOUND_HEAD_RE.search(masked[: m.start()])
         ]
         if found:
@@ -206,6 +209,10 @@ def _contractible(full: str, nxt: str) -> bool:
     return True
 
 
+_ASKED_AUX_RE = re.compile(r"\b(?:do|does|did|will|would|can|could|should|shall|may|might|must)\s+$", re.I)
+"""An auxiliary just before the subject of a question: what follows is not contracted."""
+
+
 def _contract(masked: str) -> str:
     for full, short in _data()["contractions"]:
         if full.lower() not in masked.lower():
@@ -214,6 +221,8 @@ def _contract(masked: str) -> str:
 
         def one(m: re.Match[str], full: str = full, short: str = short) -> str:
             nxt = (m.group(1) or "").lower()
+            if _ASKED_AUX_RE.search(m.string[max(0, m.start() - 12) : m.start()]):
+                return m.group()  # "do I have left" is never "do I've left"
             return match_case(m.group(), short) if _contractible(full, nxt) else m.group()
 
         masked = rx.sub(one, masked)
@@ -285,6 +294,10 @@ def _opener(
             options = list(
                 style.get("spoken_noun_openers", style["noun_openers"]) if plain else style["noun_openers"]
             )
+            said = noun.group().split()[-1].lower()
+            # "I need a new charger" is never "Want a new charger" (nor "I want X" "Need X")
+            clash = {"need": ("want", "i want"), "want": ("need",), "like": ("need",)}.get(said, ())
+            options = [o for o in options if not o.lower().startswith(clash)]
             if not options:
                 continue  # "I would be grateful for a van" is no one's voice or text message
             body = rest[noun.end() :]
@@ -292,10 +305,12 @@ def _opener(
             m = _OPENER_RE.match(rest)
             prefix = m.group() if m else ""
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
-            if word and _LABEL_AFTER_RE.match(rest[len(prefix) + word.end() :]):
+            if word and heads_label(rest[len(prefix) + word.end() :]):
                 continue  # "Order number X." names a number; it asks no one to order
             if not word or not (
-                word.group().lower() in verbs or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
+                word.group().lower() in verbs
+                or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
+                or _imperative(rest[len(prefix) :], verbs)
             ):
                 continue
             openers = style["openers"]
@@ -319,6 +334,77 @@ def _opener(
     return masked
 
 
+_OBJECT_START_RE = re.compile(r"\s+(?:my|the|a|an|this|that|these|those|our|your|it|them|me|us|all|some)\b")
+_NOT_IMPERATIVE = frozenset(
+    "yesterday today tonight tomorrow also so and but then now just only even still here there sorry "
+    "thanks thank hi hello hey ok okay yes no please pls kindly not never always maybe perhaps all "
+    "every each both after before since because when while if once as last next this that these "
+    "those what who why how where which whose is are was were am has have had did does do will would "
+    "can could should may might must shall i you he she it we they my our your their".split()
+)
+_FINITE_RE = re.compile(
+    r"\b(?:is|are|was|were|am|has|have|had|did|does|do|will|would|can|could|should|won't|can't|"
+    r"isn't|wasn't|didn't|doesn't|don't|hasn't|haven't)\b|\b[a-z]+ed\b",
+    re.I,
+)
+
+
+def _imperative(sentence: str, verbs: set[str]) -> bool:
+    """Whether a sentence is a bare order whose verb is not in the verb list: its first word
+    is followed by an object ("Use my promo code X", "Enlarge the photo to A3") or is a known
+    verb with "re-" ("Reprint order X"), and no finite verb follows (never "Yesterday my card
+    was declined")."""
+    m = re.match(r"([A-Za-z]+)", sentence)
+    if not m or re.split(r"(?<=[.!?])\s", sentence, maxsplit=1)[0].rstrip().endswith("?"):
+        return False  # a question ("Did it go through?") is no order
+    word = m.group(1).lower()
+    if (
+        word in _NOT_IMPERATIVE
+        or word.endswith(("ly", "ing", "ed"))
+        or (word.endswith("s") and not word.endswith("ss"))
+    ):
+        return False
+    clause = re.split(r"[,;:.!?]", sentence[m.end() :], maxsplit=1)[0]
+    if _FINITE_RE.search(clause):
+        return False
+    if word.startswith("re") and word[2:] in verbs:
+        return True
+    return bool(_OBJECT_START_RE.match(sentence[m.end() :]))
+
+
+def _one_command(masked: str) -> bool:
+    """A short one-sentence order, with or without "please"/"can you" and a full stop ("Set an
+    alarm for 6:30 tomorrow.", "Can you remind me to X?"): what a user says to a device, so no
+    greeting or closing and only the register's spoken openers. A short statement may follow
+    ("Lock the front door. I'm leaving now.")."""
+    spans = sentence_spans(masked)
+    if len(spans) == 2:
+        after = masked[spans[1][0] : spans[1][1]]
+        if after.endswith("?") or len(words(after)) > 8:
+            return False
+        masked = masked[spans[0][0] : spans[0][1]]
+    unlisted = re.sub(r",(?=[^,.!?]*\b(?:and|or)\b)", "", masked)  # "milk, eggs and bread"
+    if len(sentence_spans(masked)) != 1 or len(words(masked)) > 12 or "," in unlisted:
+        return False  # a longer message, or one with a clause of its own ("X, the shoes are too small")
+    if _GREETING_RE.match(masked):
+        return False
+    m = _OPENER_RE.match(masked)
+    body = masked[m.end() :] if m else masked
+    word = re.match(r"[A-Za-z]+", body)
+    verbs = set(load_data("paraphrase")["action_verbs"])
+    if word is None:
+        return False
+    return word.group().lower() in verbs or _imperative(body, verbs)
+
+
+_NP_CLAUSE_RE = re.compile(
+    r", (?=(?:the|my|our|this|that|these|those|it|they) (?:[a-z]+ ){0,2}?"
+    r"(?:is|are|was|were|has|have|had|isn't|aren't|wasn't|doesn't|don't|didn't|won't|can't|keeps|"
+    r"stopped|broke)\b)"
+)
+"""A comma before a clause of its own with a named subject ("..., the shoes are too small")."""
+
+
 def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, reg: str) -> str | None:
     """The sentence ``masked[a:b]`` (its greeting ``lead``, its ``body`` after the old opener)
     with the opener ``new``; None when the sentence cannot take it."""
@@ -335,6 +421,9 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         ("please could", "please would", "please can")
     )
     tail = trailing_clause(out)
+    if tail is None:  # "Return order X, the shoes are too small.": a clause with a named subject
+        np = _NP_CLAUSE_RE.search(out)
+        tail = (np.start(), np.start() + 2) if np else None
     if tail and out.endswith("?"):
         return None
     if tail and question:
@@ -359,6 +448,11 @@ def _greeting(
         return rest[:1].upper() + rest[1:]
     options = style["greetings"] + (style["formal_greetings"] if formal else [])
     rest = masked[m.end() :] if m else masked
+    opening = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)[:3]}
+    # never "Hi team, our team, the Rovers, ...": the greeting's noun is not the next words'
+    options = [
+        o for o in options if not {w.lower() for w in re.findall(r"[A-Za-z]+", o)[1:]} & opening
+    ] or options
     if keeps_capital(rest):  # a greeting of its own: "Hello sir! First cancel ..."
         options = [o for o in options if not o.startswith(("Dear", "Respected"))]
         new = rng.choice(options)
@@ -366,10 +460,26 @@ def _greeting(
     return rng.choice(options) + decapitalize_first(rest)
 
 
-def _closing(masked: str, reg: str, rng: random.Random) -> str:
+_ASKS_RE = re.compile(
+    r"\?|\b(?:please|pls|kindly|could you|can you|can u|would you|need u|need you|let me know|"
+    r"i need|need|want|wanna|i'd like|i would like|gotta)\b",
+    re.I,
+)
+"""Something asked or requested, which a closing's thanks can refer to."""
+
+
+def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True) -> str:
+    """Add (or swap) a closing; ``asks``: whether the message asks or requests anything (a
+    terse thanks needs something to thank for)."""
     style = _data()[reg]
     m = _CLOSING_RE.search(masked)
-    new = rng.choice(style["closings"])
+    closings = style["closings"]
+    if reg == "terse_us" and not asks:
+        return masked  # "Nobody showed up. Took the morning off. ty!": thanks for nothing asked
+    if "?" in masked or re.search(r"\b(?:let me know|tell me|confirm)\b", masked, re.I):
+        # a question is answered, not done: "Please do the needful" closes a request only
+        closings = [c for c in closings if "needful" not in c] or closings
+    new = rng.choice(closings)
     body = masked[: m.start()] if m else masked
     if not body.rstrip().endswith((".", "!", "?")):
         if m is None and body.rstrip().endswith("\ue001"):
@@ -391,6 +501,56 @@ def _question(masked: str, reg: str, rng: random.Random, plain: bool = False) ->
     return masked
 
 
+_DIRECT_QUESTION_RE = re.compile(
+    r"(?:how|what|what's|whats|when|when's|where|where's|who|who's|which|why|is|are|am|was|were|"
+    r"can|could|do|does|did|will|would|should|has|have|any)\b",
+    re.I,
+)
+_YES_NO_WORDS = frozenset("is are am was were can could do does did will would should has have".split())
+_ASKS_SOMEONE_RE = re.compile(
+    r"(?:can|could|would|will)\s+(?:you|u|someone|anyone|somebody)\b|.*\b(?:let me know|tell me)\b", re.I
+)
+"""A question that is itself a request ("Could you send X?", "... let me know?"): it takes the
+register's opener, never a question frame."""
+
+
+def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
+    """A direct question that cannot be asked indirectly, framed the register's way: after
+    it in a written message ("Where is it? Kindly let me know.", "... I would be grateful if
+    you could let me know."), before it when the message opens with it ("Quick q: does my
+    plan include roaming in Canada?", "Please tell me, how much is a flu jab?"). Only the
+    first direct question; a register without the frame leaves the text as it is."""
+    style = _data()[reg]
+    spans = sentence_spans(masked)
+    for a, b in spans if style["question_leads"] else ():
+        if question_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
+            return masked  # asked indirectly by the register's question leads instead
+    for i, (a, b) in enumerate(spans):
+        sentence = masked[a:b]
+        if not sentence.endswith("?") or not _DIRECT_QUESTION_RE.match(sentence):
+            continue
+        if _ASKS_SOMEONE_RE.match(sentence):
+            return masked
+        first = sentence.split(" ", 1)[0].lower()
+        opens = i == 0 and not _GREETING_RE.match(sentence)
+        before = style.get("question_before", [])
+        # "Please tell me, any chance of X?" asks twice; "Quick q: any chance of X?" does not
+        if before and opens and (plain or reg == "terse_us") and (first != "any" or reg == "terse_us"):
+            return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
+        after = list(style.get("question_after", []))
+        if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence):
+            after += style.get("question_after_yes_no", [])  # never "X, or Y? Please confirm."
+        if after and not plain:
+            # at the end of the message, after what the question leans on ("Why is my mailbox
+            # full? I only have 2 GB. I would be grateful if you could let me know."), before
+            # a closing of the user's own
+            close = _CLOSING_RE.search(masked)
+            end = close.start() if close and close.start() >= b else len(masked.rstrip())
+            return masked[:end].rstrip() + " " + rng.choice(after) + masked[end:]
+        return masked
+    return masked
+
+
 @functools.lru_cache(maxsize=4)
 def _register_rules(reg: str) -> list[Rule]:
     return compile_rules(_data()[reg]["phrases"])
@@ -403,10 +563,32 @@ def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
     return op
 
 
+def _late_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+    """Changes to the request tried after the register's own wording (in this order): a
+    question frame for a direct question that cannot be asked indirectly, and in the terse
+    register a value written as a label and a dropped "I"."""
+    ops: list[tuple[str, Callable[[str, random.Random], str]]] = [
+        ("question_frame", lambda t, r: _question_frame(t, reg, r, plain))
+    ]
+    if reg == "terse_us":
+        ops.append(("label", lambda t, r: _terse_label(t)))  # before "My X is V" loses its "My"
+        ops.append(("dropped_subject", lambda t, r: _drop_subject(t)))
+    return ops
+
+
+def _unchanged(masked: str, rng: random.Random) -> str:
+    return masked
+
+
 def _body_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
     """Changes to the request itself (besides the opener): wording, contractions, terse words.
     ``plain``: a voice command or text message, whose contractions stay as they are."""
-    ops = [("phrase:" + rule[0]["from"], _phrase_op(rule)) for rule in _register_rules(reg)]
+    ops = [
+        # a formal phrase ("I require") in a voice command or text message is left out (kept in
+        # the list, as a no-op, so the seeded order of the other changes stays the same)
+        ("phrase:" + rule[0]["from"], _unchanged if plain and rule[0].get("formal") else _phrase_op(rule))
+        for rule in _register_rules(reg)
+    ]
     if plain and not _data()[reg].get("plain_wording", True):
         ops = []  # "I require a taxi" is no one's text message; its question may still be asked
     if _data()[reg]["question_leads"]:
@@ -471,8 +653,12 @@ _QUESTION_START = frozenset(
     "should any".split()
 )
 _CLAUSE_START_RE = re.compile(
-    r"\s+(?=(?:can i|could i|can you|could you|do you|is there|are there|is it|i need|i want|"
-    r"i'm|i have|i've|why|(?:the|my|our) [a-z]+(?: [a-z]+)? (?:is|are|was|were)\b|"
+    r"\s+(?=(?:can i|could i|can we|could we|can you|could you|do you|do we|should i|should we|"
+    r"is there|are there|is it|i need|i want|"
+    r"i'm|i have|i've|why|(?:the|my|our) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001))? "
+    r"(?:is|are|was|were|stopped|broke|keeps|won't|"
+    r"isn't|doesn't|didn't|can't)\b|"
     r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b))",
     re.I,
 )
@@ -559,6 +745,67 @@ def _texting_tail(masked: str) -> str:
     return masked
 
 
+_PAST = _PARTICIPLES | frozenset("took went came gave saw wrote spoke forgot drove rang ate".split())
+_DROP_I_RE = re.compile(r"(?:(?<=^)|(?<=[.!?] ))(?:I|i|We|we)('ve|'m|'re)? (?=([a-z]+)\b)")
+_DROP_MY_RE = re.compile(
+    r"(?:(?<=^)|(?<=[.!?] ))(?:My|my) (?=[a-z]+ (?:was|is|won't|isn't|wasn't|keeps|has|hasn't|didn't|doesn't|"
+    r"stopped|broke|got|never|still)\b)"
+)
+"""A sentence opening with "my" and a one-word subject ("My laptop won't connect ..."): terse
+drops the "my" ("Laptop won't connect ...")."""
+
+
+_SENTENCE_END_RE = re.compile(r"[.!?]")
+
+
+def _drop_subject(masked: str) -> str:
+    """Terse: "I" dropped before a past-tense verb that opens a statement ("I ordered a blue
+    jacket last week." -> "Ordered a blue jacket last week.", "I've restarted the router twice."
+    -> "Restarted the router twice.") and "I'm" before an "-ing" verb ("I'm driving up on
+    Saturday." -> "Driving up on Saturday."); never in a question."""
+
+    def one(m: re.Match[str]) -> str:
+        verb = m.group(2)
+        stop = _SENTENCE_END_RE.search(masked, m.end())
+        if stop and stop.group() == "?":
+            return m.group()  # a question ("I paid twice, can I get it back?") keeps its subject
+        if m.group(1) in ("'m", "'re"):  # "I'm driving up on Saturday" -> "Driving up on Saturday"
+            return "" if verb.endswith("ing") and len(verb) > 4 and verb != "going" else m.group()
+        if verb == "been" or not (
+            verb in _PAST or (verb.endswith("ed") and not verb.endswith("eed") and len(verb) > 3)
+        ):
+            return m.group()
+        return ""
+
+    out = _DROP_I_RE.sub(one, masked)
+
+    def statement(m: re.Match[str]) -> str:
+        stop = _SENTENCE_END_RE.search(m.string, m.end())
+        return m.group() if stop and stop.group() == "?" else ""  # "Is my X ...?" keeps it
+
+    out = _DROP_MY_RE.sub(statement, out)
+    if out == masked:
+        return masked
+    # the dropped subject's verb opens its sentence now: capitalised as the sentence was
+    return re.sub(
+        r"(^|[.!?] )([a-z])",
+        lambda m: m.group(1) + m.group(2).upper() if message_style(masked) != "lower" else m.group(),
+        out,
+    )
+
+
+_LABEL_STATEMENT_RE = re.compile(
+    r"(?:(?<=^)|(?<=[.!?] ))(?:[Tt]he|[Mm]y|[Oo]ur) ((?:[A-Za-z]+ ){0,2}[A-Za-z]+) is "
+    r"(\ue000[^\ue001]*\ue001)(?=[.!]?$|[.!]\s)"
+)
+
+
+def _terse_label(masked: str) -> str:
+    """Terse: a sentence that only names a value is written as a label ("The tracking number
+    is X." -> "Tracking number: X.", "My order number is X." -> "Order number: X.")."""
+    return _LABEL_STATEMENT_RE.sub(lambda m: capitalize_first(m.group(1)) + ": " + m.group(2), masked)
+
+
 SURFACE = frozenset(
     {"spelling", "contractions", "expand_contractions", "greeting", "closing", "full_sentences"}
 )
@@ -594,7 +841,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     style = message_style(ctx.masked)
-    plain = style != "written"  # a voice command or a text message: plain openers, no "I cannot"
+    # a short one-sentence order ("Set an alarm for 6:30 tomorrow."): said to a device, so no
+    # greeting or closing and the register's spoken openers (never "Might I ask you to ...")
+    command = _one_command(ctx.masked)
+    plain = style != "written" or command  # also a text message: plain openers, no "I cannot"
     start = ctx.masked
     written: list[str] = []
     if style == "lower" and reg != "terse_us":
@@ -612,7 +862,9 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             style = "written"
     locale = _LOCALE[reg]
     spelled = spell(start, locale)
-    masked = vocabulary(spelled, locale)
+    # a "$" amount is American, a "£" one British: their regional terms stay ("$1,000 ... ATM")
+    other = "$" if locale == "uk" else "£"
+    masked = spelled if other in ctx.prompt else vocabulary(spelled, locale)
     changes = written + (["spelling"] if spelled != start else [])
     if masked != spelled:
         changes.append("vocabulary")
@@ -626,9 +878,12 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     current = masked_change_share(ctx, masked)
     body = _body_ops(reg, plain)
     rng.shuffle(body)
+    body += _late_ops(reg, plain)
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
+        if name == "question_frame" and "opener" in changes:
+            continue  # "Pls check ride X. Kindly let me know." asks twice
         new = op(masked, rng)
         if new != masked:
             masked = new
@@ -645,16 +900,20 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     if not set(changes) - SURFACE - _minor_phrases(reg) and not letter:
         return None
     # 2. a greeting and a closing only to reach the level (or to make a letter)
+    asks = bool(_ASKS_RE.search(ctx.masked)) or "opener" in changes
     frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
-        ("closing", lambda t, r: _closing(t, reg, r)),
+        ("closing", lambda t, r: _closing(t, reg, r, asks)),
     ]
     rng.shuffle(frame)
-    if style != "written" or (plain and not _data()[reg].get("letters_from_texts")):
+    if style != "written" or command or (plain and not _data()[reg].get("letters_from_texts")):
         frame = []  # no "Dear team," before a voice command or a text message written out
+    framed = re.match("|".join(re.escape(q) for q in _data()[reg].get("question_before", [])) or "$^", masked)
     for name, op in frame:
         if current >= level and not (letter and not {"greeting", "closing"} & set(changes)):
             break
+        if name == "greeting" and framed:
+            continue  # "Hi team, please tell me, how much ...?" stacks two openings
         new = op(masked, rng)
         if new != masked:
             masked = new
@@ -662,6 +921,9 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             current = masked_change_share(ctx, masked)
     if letter and not {"greeting", "closing"} & set(changes):
         return None
+    if "full_sentences" not in changes and re.search(r"(?<![\w'])i(?=$|[\s'])", ctx.masked):
+        # a message that writes "i" keeps it lower case in what was added ("i guess i lost it")
+        masked = re.sub(r"(?<![\w'])I(?=$|[\s'])", "i", masked)
     return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
 
 

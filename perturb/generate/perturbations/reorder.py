@@ -277,7 +277,7 @@ _PHRASE_STOP = frozenset(
 """Words after which the clause's phrases are not split (a verb phrase or a new clause may
 follow); "to" only ends a phrase region when no "from" opened it."""
 _CLAUSE_TAIL_RE = re.compile(r"(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
-_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|\S+")
+_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"(?:[-–/][^\s\ue000]*)?|\S+")
 _WORD_OR_SENTINEL_RE = re.compile(
     SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|[A-Za-z0-9]+(?:['’][A-Za-z]+)*"
 )
@@ -301,9 +301,38 @@ class Clause:
     noun it would attach to ("a cake for 12 people from Rosa")."""
     head_timed: bool = False
     """The head holds a time or date ("on Friday" as a comma clause)."""
+    pair: tuple[str, tuple[str, ...], str, str] | None = None
+    """Noun phrases joined by "and" in the head -- two, each opening with a determiner, a
+    number or a possessive, or a list of three or more ("eggs, butter and flour"): (words
+    before them, the noun phrases, words after them, what joins the last one: " and " or ",
+    and "), so that the head is "<before> <first>, <second> and <last> <after>" ("I returned |
+    the two sleeping bags | the stove"). They may come in another order ("I returned the stove
+    and the two sleeping bags")."""
+
+    bare: bool = False
+    """A trailing subordinate clause split off without a comma ("What happens to our data | if
+    we cancel the subscription?"): it only moves to the front of its sentence, followed by a
+    comma ("If we cancel the subscription, what happens to our data?"); in place it follows
+    its main clause without one."""
+
+    def head_parts(self) -> list[str]:
+        """The head as segments: itself, or its words before a pair, each noun phrase (the
+        last one with its "and") and the words after them."""
+        if self.pair is None:
+            return [self.head]
+        before, items, after, _ = self.pair
+        return [before, *items[:-1], "and " + items[-1], *([after] if after else [])]
+
+    def head_text(self, perm: tuple[int, ...] | None = None) -> str:
+        """The head with the pair's noun phrases in the order ``perm``."""
+        if self.pair is None or perm is None:
+            return self.head
+        before, items, after, joiner = self.pair
+        new = [items[i] for i in perm]
+        return f"{before} {', '.join(new[:-1])}{joiner}{new[-1]}" + (f" {after}" if after else "")
 
     def parts(self) -> list[str]:
-        return [self.head, *self.phrases]
+        return [*self.head_parts(), *self.phrases]
 
 
 @dataclass
@@ -332,6 +361,10 @@ class Unit:
     the sentences after it. The first sentence and a sentence with a value set the scene that
     a question after them leans on ("I'm starting parental leave on 2 September. Who do I send
     the form to?"), so they never move behind it."""
+    ahead: bool = False
+    """A value statement that ends a message of three sentences or more ("... Do you offer a
+    discount? Our budget is around £2,000 a year."): it may move in front of the sentences
+    before it, but never open the message (it would come before what it belongs to)."""
     earlier: bool = False
     """A self-contained first-person statement of a fact with a value ("I paid $312 with
     PayPal on Monday."): it may move in front of the sentences before it. No other sentence
@@ -340,7 +373,7 @@ class Unit:
 
     def size(self) -> int:
         """Segments of the unit: each clause's head and phrases, and the glued sentences."""
-        return sum(1 + len(c.phrases) for c in self.clauses) + (1 if self.after else 0)
+        return sum(len(c.parts()) for c in self.clauses) + (1 if self.after else 0)
 
 
 def _first_word(text: str) -> str:
@@ -356,7 +389,9 @@ def _valued(tokens: list[str]) -> bool:
     return any(t.startswith("\ue000") or _plain(t) in _TIME_WORDS for t in tokens)
 
 
-def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
+def split_phrases(
+    clause: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()
+) -> Clause:
     """The clause's head and its movable modifier phrases (see the module docstring).
     ``timeish``: the sentinels that stand for a time, date or weekday."""
     tail = ""
@@ -376,7 +411,7 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         if (
             low in _PHRASE_STOP
             and not (low == "to" and opened_from)
-            and not (low == "and" and _between(tokens, i))
+            and not (low == "and" and (_between(tokens, i) or _joins_times(tokens, i, timeish)))
         ):
             begin = i + 1
             opened_from = False
@@ -385,6 +420,10 @@ def split_phrases(clause: str, timeish: frozenset[str] = frozenset()) -> Clause:
         for i in range(max(1, begin), len(tokens))
         if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
         or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
+        or _ago_at(tokens, i)
+        or (
+            tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE
+        )
     ]
     if not starts:
         return Clause(clause, [], tail)
@@ -505,8 +544,12 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
     prev = tokens[i - 1]
     low = _plain(prev)
     if prev.startswith("\ue000") and prev.rstrip(".,!?") not in timeish and i > 1:
-        # "stolen in Barcelona last week": a time right after a place value
-        return _plain(tokens[i - 2]) in _PHRASE_START
+        # "stolen in Barcelona last week": a time right after a place value; "an MOT for my
+        # Ford Fiesta next Tuesday morning": a time that ends the clause after a noun's value
+        return _plain(tokens[i - 2]) in _PHRASE_START or (
+            _plain(tokens[i - 2]) in _DETERMINERS
+            and all(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in tokens[i:])
+        )
     if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
         return False
     # "the 6:30 pm spin class": a value inside a noun phrase, not a phrase of its own
@@ -527,6 +570,142 @@ _ING_NOUNS = frozenset(
     "ed bed red shed".split()
 )
 """Words ending in -ing/-ed that are not verb forms ("saturday morning under $90")."""
+
+
+_NP_OPENERS = frozenset(
+    "the a an my our your his her their this that these those some two three four five six "
+    "seven eight nine ten".split()
+)
+"""Words that open a noun phrase that may swap with another ("the stove", "two tents")."""
+_NP_STOP = frozenset(
+    "and or but nor then to for from with of in on at by into onto under over near between "
+    "is are was were be been i we you he she it they me us him them please not no "
+    "first second former latter both either neither each".split()
+)
+"""Words that end a noun phrase or make an order of two (a clause, a preposition, "first")."""
+_PAIR_FOLLOWERS = frozenset("to for into onto".split())
+"""What may follow a swapped pair: a phrase that belongs to both ("to my list", "for
+Saturday pickup"); "under £300", "from Rosa", "in blue" could belong to the second alone."""
+
+
+def _np_opener(token: str) -> bool:
+    return _plain(token) in _NP_OPENERS or bool(re.fullmatch(r"\d+", token)) or token.startswith("\ue000")
+
+
+def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], str, str] | None:
+    """The two noun phrases joined by "and" that end the clause's head (``Clause.pair``), or
+    None. Both open with a determiner, a number, a possessive or a value and hold at most five
+    words, no preposition, verb form of "be", pronoun or ordering word ("first", "the latter",
+    "between"); words come before them (a verb: the pair is its object); what follows is
+    nothing, a time, or a phrase that belongs to both ("to my list", "for Saturday pickup")."""
+    tokens = _TOKEN_RE.findall(clause.head)
+    ands = [i for i, t in enumerate(tokens) if _plain(t) == "and"]
+    if len(ands) != 1 or any(t[-1:] in ",;:" for t in tokens):
+        return None
+    k = ands[0]
+    second = tokens[k + 1 :]
+    post: list[str] = []
+    cut = next((i for i, t in enumerate(second) if _plain(t) in _PAIR_FOLLOWERS), None)
+    if cut is not None:  # "milk and eggs to my shopping list": the phrase belongs to both
+        second, post = second[:cut], second[cut:]
+    if not second or len(second) > 5 or not _np_opener(second[0]):
+        return None
+    # the first noun phrase: back to its opener (and the openers right before it: "the two")
+    j = k - 1
+    while j >= 0 and not _np_opener(tokens[j]) and k - j <= 5:
+        j -= 1
+    if j < 0 or not _np_opener(tokens[j]):
+        return None
+    while j > 0 and _np_opener(tokens[j - 1]):
+        j -= 1
+    first = tokens[j:k]
+    before = tokens[:j]
+    if not before or len(first) > 5 or _plain(before[-1]) in ("between", "from", "both", "either"):
+        return None
+    if any(_plain(t) in _NP_STOP for t in first + second):
+        return None
+    # the same kind on both sides: a value beside a plain noun phrase reads as a list of two
+    # different things, fine; but a time is a phrase, not a thing ("Monday and Tuesday")
+    if any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in first + second):
+        return None
+    if clause.phrases and not post:
+        nxt = _TOKEN_RE.findall(clause.phrases[0])
+        if not clause.timed[:1] == [True] and _plain(nxt[0]) not in _PAIR_FOLLOWERS:
+            return None
+    return " ".join(before), (" ".join(first), " ".join(second)), " ".join(post), " and "
+
+
+_LIST_LEADS = frozenset(
+    "add put buy get order bring need needs want with of me us pack include including send "
+    "pick grab take like bought ordered returned sent got brought packed".split()
+)
+"""Words after which a list of things starts ("Add | milk, eggs and bread"): a list after any
+other word might start with an adjective that belongs to the first item only."""
+_LIST_FOLLOWERS = frozenset("to for into onto on".split())
+
+
+def _list_of(body: str, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], str, str] | None:
+    """A list of three to five things in a sentence ("Add milk, eggs and 2 loaves of bread to
+    my shopping list") as ``Clause.pair`` holds it, or None: the list follows a verb or "with"
+    (``_LIST_LEADS``), each thing has at most four words and no preposition but "of", no
+    pronoun and no time; the sentence has no other comma and no other "and"/"or"; after the
+    list comes nothing or a phrase that belongs to all of them ("to/for/into/onto/on ...")."""
+    tokens = _TOKEN_RE.findall(body)
+    ands = [i for i, t in enumerate(tokens) if _plain(t) in ("and", "or", "but", "then")]
+    commas = [i for i, t in enumerate(tokens) if t.endswith(",")]
+    if len(ands) != 1 or _plain(tokens[ands[0]]) != "and" or not commas or re.search(r"[;:]", body):
+        return None
+    k = ands[0]
+    oxford = commas[-1] == k - 1
+    if any(c > k for c in commas) or len(commas) > 4:
+        return None
+    lead = max((i for i in range(commas[0] + 1) if _plain(tokens[i]) in _LIST_LEADS), default=-1)
+    if lead < 0:
+        return None
+    bounds = [lead + 1] + [c + 1 for c in commas if c + 1 < k] + [k + 1]
+    items = [tokens[a:b] for a, b in zip(bounds, [*bounds[1:-1], k, len(tokens)], strict=True)]
+    last = items[-1]
+    cut = next((i for i, t in enumerate(last) if _plain(t) in _NP_STOP and _plain(t) != "of"), len(last))
+    items[-1], post = last[:cut], last[cut:]
+    if post and _plain(post[0]) not in _LIST_FOLLOWERS:
+        return None
+    words = [[t.rstrip(",") for t in item if t.rstrip(",")] for item in items]
+    if len(words) < 3 or any(not w or len(w) > 4 for w in words):
+        return None
+    if any(
+        (_plain(t) in _NP_STOP and _plain(t) != "of") or t in timeish or _plain(t) in _TIME_WORDS
+        for w in words
+        for t in w
+    ):
+        return None
+    joiner = ", and " if oxford else " and "
+    return " ".join(tokens[: lead + 1]), tuple(" ".join(w) for w in words), " ".join(post), joiner
+
+
+def _list_like(body: str) -> bool:
+    """True when the sentence's commas separate the things of a list ("with burgers, buns,
+    salad and drinks", "milk, bread and cheese from Aldi"): a short part after a comma, with
+    no preposition, pronoun or verb form of "be", that holds "and" or is followed by one."""
+    parts = [_TOKEN_RE.findall(p) for p in re.split(r"\s*,\s+", body)]
+    for j in range(1, len(parts)):
+        part = parts[j]
+        if not part or len(part) > 5:
+            continue
+        inner = [t for t in part if _plain(t) not in ("and", "of")]
+        if any(_plain(t) in _NP_STOP for t in inner):
+            continue
+        has_and = any(_plain(t) == "and" for t in part[1:])
+        next_and = j + 1 < len(parts) and bool(parts[j + 1]) and _plain(parts[j + 1][0]) == "and"
+        if has_and or next_and:
+            return True
+    return False
+
+
+def _joins_times(tokens: list[str], i: int, timeish: frozenset[str]) -> bool:
+    """True when the "and" at ``i`` joins two times ("at 8am and 8pm"): one phrase."""
+    if i == 0 or i + 1 >= len(tokens):
+        return False
+    return tokens[i - 1].rstrip(".,!?") in timeish and tokens[i + 1].rstrip(".,!?") in timeish
 
 
 def _between(tokens: list[str], i: int) -> bool:
@@ -555,7 +734,9 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     return prev in _PHRASE_START and prev not in ("tomorrow", "tonight", "today")
 
 
-def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
+def _split_unit(
+    sentence: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()
+) -> Unit:
     end = ""
     m = re.search(r"[.!?]+[\"'”’)]*$", sentence)
     body = sentence
@@ -563,6 +744,11 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
         body, end = sentence[: m.start()], sentence[m.start() :]
     wh_question = end.startswith("?") and _first_word(body) in _WH_FRONT
     if _first_word(body) in _NO_SPLIT and not wh_question:  # "When does X open?" asks
+        return Unit([Clause(body)], end, False, False)
+    listed = _list_of(body, timeish)
+    if listed is not None:  # "Put eggs, butter and flour on the list": only the list moves
+        return Unit([Clause(body, pair=listed)], end, False, False)
+    if _list_like(body):  # a list's commas are no clause breaks ("burgers, salad and drinks, buns")
         return Unit([Clause(body)], end, False, False)
     parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
     clauses: list[str] = []
@@ -588,9 +774,10 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
             merged[-1] += ", " + c
         else:
             merged.append(c)
-    clause_list = [split_phrases(c, timeish) for c in merged]
+    clause_list = [split_phrases(c, timeish, past) for c in merged]
     for clause in clause_list:
         clause.timed = [_has_time(_TOKEN_RE.findall(p), timeish) for p in clause.phrases]
+        clause.pair = _pair(clause, timeish)
         clause.head_timed = _has_time(_TOKEN_RE.findall(clause.head), timeish)
     request = re.match(r"\W*(?:can|could|would|will)\s+you\b", body, re.I) is not None
     question = (end.startswith("?") or _first_word(body) in _QUESTION_WORDS) and not request
@@ -625,7 +812,150 @@ def _split_unit(sentence: str, timeish: frozenset[str] = frozenset()) -> Unit:
         first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
     if first.frontable and not (question and _first_word(body) in _WH_FRONT):
         first.frontable = _one_verb_head(first, yes_no=question)
+    if not first.frontable and not question and end.startswith(".") and body[:1].isupper():
+        first.frontable = _past_front(first, timeish, past)
+    if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
+        split = _trailing_clause(body)
+        if split is not None:  # nothing else moves: the clause may open the sentence
+            main, sub = split
+            return Unit([Clause(main), Clause(sub, bare=True)], end, False, True)
     return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_SUBORDINATORS = frozenset("if when unless while after although until before".split())
+_CLAUSE_SUBJECTS = frozenset(
+    "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
+)
+_MAIN_OPENERS = frozenset(
+    "please set send cancel book call remind turn add tell let give find show check keep hold "
+    "email text move change switch stop pause start renew order make put get "
+    "i we my our".split()
+)
+"""Words a main clause may open with and still be lower-cased behind a fronted clause (a
+question word, "please", a verb of request); a name ("Tesco ...") would lose its capital."""
+
+
+def _trailing_clause(body: str) -> tuple[str, str] | None:
+    """(main clause, subordinate clause) of a sentence that ends with a subordinator
+    ("if", "when", "unless", "while", "after", "before", "until", "although", "even though")
+    and a clause with its own subject ("What happens to our data | if we cancel the
+    subscription"), or None: the sentence is in lower case or has a comma, the subordinate
+    clause has no back-reference (fronted, "it" would come before what it names), the main
+    clause opens with a question word, "please", a subject or a verb of request and the
+    sentence holds no "and/but/or" or second subordinator."""
+    if not body[:1].isupper() or re.search(r"[,;:]", body):
+        return None
+    tokens = _TOKEN_RE.findall(body)
+    subs = [
+        i
+        for i, t in enumerate(tokens)
+        if i > 0
+        and (
+            _plain(t) in _SUBORDINATORS
+            or (_plain(t) == "even" and i + 1 < len(tokens) and _plain(tokens[i + 1]) == "though")
+        )
+        # "until 19 August", "after the move": a preposition, not a clause
+        and not (
+            _plain(t) in ("until", "before", "after")
+            and (i + 1 >= len(tokens) or _plain(tokens[i + 1]) not in _CLAUSE_SUBJECTS)
+        )
+    ]
+    if len(subs) != 1:
+        return None
+    k = subs[0]
+    main, sub = tokens[:k], tokens[k:]
+    lead = 2 if _plain(sub[0]) == "even" else 1  # "even though we switched ..."
+    if len(main) < 3 or len(sub) < lead + 2 or _plain(sub[lead]) not in _CLAUSE_SUBJECTS:
+        return None
+    first = _plain(main[0])
+    if first not in _QUESTION_WORDS and first not in _MAIN_OPENERS or main[0].startswith("\ue000"):
+        return None
+    if any(_plain(t) in ("and", "but", "or", "because", "so", "then", "than") for t in tokens):
+        return None
+    sub_text = " ".join(sub)
+    if _BACK_REFERENCE_RE.search(sub_text) or _PRONOUN_CONTRACTION_RE.search(sub_text):
+        return None
+    return " ".join(main), sub_text
+
+
+_PAST_TIME_RE = re.compile(
+    r"(?:yesterday(?: (?:morning|afternoon|evening|night))?|last (?:night|week|weekend|month|year|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|[\ue000-\uf8ff]+)|"
+    r"this (?:morning|afternoon)|earlier today|\S+ (?:minutes?|hours?|days?|weeks?|months?|years?) ago)",
+    re.I,
+)
+"""A time that can only be the time of a past event ("yesterday", "last week", "two weeks
+ago", "this morning" told in the past tense): it never names the time of something arranged
+("book X for last week" is no one's request)."""
+_PAST_VERBS = frozenset(
+    "was were sent got made left saw took paid bought went came gave told said put lost found "
+    "broke fell ran had did brought spent stole stolen rang wrote forgot drove flew sold sat "
+    "met heard hit kept began felt won".split()
+)
+_BOUGHT = frozenset("ordered bought purchased".split())
+_PAST_BLOCKERS = frozenset(
+    "need needs want wants would will can could should must may might going trying planning "
+    "hoping supposed able have has am is are be been that which who whom whose and but or so "
+    "because if when while where since until before after i we you he she they".split()
+)
+"""Words that give the head a second clause, a present or a future the past time could
+belong to instead ("I need to cancel the order I placed yesterday")."""
+
+
+def _ago_at(tokens: list[str], i: int) -> bool:
+    """True when ``tokens[i]`` opens "<number> weeks ago" ("two weeks ago", "3 days ago")."""
+    if i + 2 >= len(tokens) or _plain(tokens[i + 2]) != "ago":
+        return False
+    unit = _plain(tokens[i + 1])
+    return unit in _TIME_WORDS or unit + "s" in _TIME_WORDS
+
+
+def _past(spans: list[Span]) -> frozenset[str]:
+    """Sentinels of the spans that state a past time ("yesterday", "last week", "two weeks
+    ago")."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        # a value in lower case cannot open a sentence: "Yesterday" would alter "yesterday"
+        if _PAST_TIME_RE.fullmatch(span.text) and not span.text[:1].islower()
+    )
+
+
+def _past_front(clause: Clause, timeish: frozenset[str], past: frozenset[str]) -> bool:
+    """True when a statement's last phrase is a past time that may open it ("I sent €400 to
+    the wrong account yesterday." -> "Yesterday, I sent €400 to the wrong account."): the
+    head opens with its subject ("I", "my/the <noun>", ...), its verb is in the past tense,
+    and it holds no second clause, modal, present or future the time could belong to. A past
+    time names when something happened, so even a verb that arranges something ("I ordered a
+    jacket last week") keeps its meaning when the time opens the sentence."""
+    if not clause.phrases or len(clause.phrases) > 3:
+        return False
+    last = _TOKEN_RE.findall(clause.phrases[-1])
+    text = " ".join(t.rstrip(".,!?") for t in last)
+    if last[0].startswith("\ue000") and text not in past:
+        return False  # "two weeks ago" as a value: "Two" would alter it
+    bought = False
+    if not ((len(last) == 1 and text in past) or _PAST_TIME_RE.fullmatch(text)):
+        # "I ordered a canvas on 2 November": the day a thing was bought is when it happened
+        if not (_plain(last[0]) in ("on", "in") and _time_phrase(last, timeish)):
+            return False
+        bought = True
+    tokens = _TOKEN_RE.findall(clause.head)
+    if not tokens or len(tokens) > 12:
+        return False
+    first = _plain(tokens[0])
+    if first not in ("i", "we", "my", "our", "the", "his", "her", "their"):
+        return False
+    rest = [_plain(t) for t in tokens[1:]]
+    if any(t in _PAST_BLOCKERS or t.endswith(("'d", "’d", "'ll", "’ll", "n't", "n’t")) for t in rest):
+        return False
+    if any(_plain(t) in _PAST_BLOCKERS for p in clause.phrases[:-1] for t in _TOKEN_RE.findall(p)):
+        return False
+    if bought:
+        # only after a verb of buying, with no other phrase ("I booked the court for 6:30 on
+        # Wednesday": the day is the booking's)
+        return len(clause.phrases) == 1 and any(t in _BOUGHT for t in rest)
+    return any(t in _PAST_VERBS or (t.endswith("ed") and t not in _ING_NOUNS and len(t) > 3) for t in rest)
 
 
 _WH_FRONT = frozenset("what when where which how who".split())
@@ -762,6 +1092,7 @@ def units_of(
     timeish: frozenset[str] = frozenset(),
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
+    past: frozenset[str] = frozenset(),
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
@@ -771,16 +1102,31 @@ def units_of(
             groups[-1].append(s)
         else:
             groups.append([s])
+    # per group: a back-reference after its first sentence (in its glued sentences or a later
+    # group), computed from the end so that the whole pass stays linear
+    refers_later = [False] * len(groups)
+    seen = False
+    for k in range(len(groups) - 1, -1, -1):
+        glued = " ".join(groups[k][1:])
+        seen = seen or bool(_BACK_REFERENCE_RE.search(glued) or _PRONOUN_CONTRACTION_RE.search(glued))
+        refers_later[k] = seen
+        first = groups[k][0]
+        seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
     units = []
     for k, group in enumerate(groups):
-        unit = _split_unit(group[0], timeish)
+        unit = _split_unit(group[0], timeish, past)
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
         text = " ".join(group)
         unit.refers_back = k > 0 and bool(
-            _BACK_REFERENCE_RE.search(text) or _PRONOUN_CONTRACTION_RE.search(text)
+            _BACK_REFERENCE_RE.search(_without_relative_that(text)) or _PRONOUN_CONTRACTION_RE.search(text)
         )
+        # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
+        # noun phrase nearest to it, so the pair keeps its order
+        if refers_later[k]:
+            for clause in unit.clauses:
+                clause.pair = None
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
         if not unit.after and not unit.refers_back and _holds(group[0], codes) and _id_fragment(group[0]):
             statement = True  # "Student number MS-2287." states an identifier like "... is X"
@@ -799,11 +1145,30 @@ def units_of(
         unit.later = (
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
+        unit.ahead = statement and not unit.free and k >= 2 and k == len(groups) - 1
         units.append(unit)
     return units
 
 
 _SENTINEL_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1))
+_RELATIVE_THAT_RE = re.compile(
+    r"([\w'’\ue001]+) that(?= (?:is|are|was|were|has|have|had|can|could|will|would|does|did|[a-z]{2,}s)\b)",
+    re.I,
+)
+"""A relative "that" after a noun and before its verb ("a place in Shoreditch that takes big
+groups"): it names what comes right before it, not something said earlier."""
+_NOT_NOUNS = frozenset(
+    "is are was were be been do does did can could will would about of with for to on in at and "
+    "but or so know think say said hope sure mean means".split()
+)
+
+
+def _without_relative_that(text: str) -> str:
+    """``text`` without its relative "that"s (``_RELATIVE_THAT_RE``; not after a verb, a
+    preposition or a conjunction: "I know that is wrong" keeps it)."""
+    return _RELATIVE_THAT_RE.sub(
+        lambda m: m.group(0) if m.group(1).lower() in _NOT_NOUNS else m.group(1) + " ", text
+    )
 
 
 def _holds(text: str, sentinels: frozenset[str]) -> bool:
@@ -836,6 +1201,8 @@ class Order:
     phrases: list[list[list[int]]]
     fronted: set[int] = field(default_factory=set)
     """Units whose head clause's last time phrase opens the sentence."""
+    swapped: dict[tuple[int, int], tuple[int, ...]] = field(default_factory=dict)
+    """(unit, clause) -> the new order of its head's noun phrases (``Clause.pair``)."""
 
 
 def _identity(units: list[Unit]) -> Order:
@@ -860,7 +1227,7 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
                 opener = clause.phrases[last]
                 idx = [i for i in idx if i != last]
             phrases = [clause.phrases[i] for i in idx]
-            texts.append(" ".join([clause.head, *phrases]) + clause.tail)
+            texts.append(" ".join([clause.head_text(order.swapped.get((u, ci))), *phrases]) + clause.tail)
         head_pos = order.clauses[u].index(0)
         if head_pos != 0 or opener:
             texts[head_pos] = decapitalize_first(texts[head_pos])
@@ -873,7 +1240,13 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
         after = unit.after
         if after and not re.search(r"[.!?][\"'”’)]*$", after) and k < len(order.units) - 1:
             after += "."
-        out.append(", ".join(texts) + end + (" " + after if after else ""))
+        seq = ([-1] if opener else []) + list(order.clauses[u])  # the clause of each text
+        joined = texts[0]
+        for k2 in range(1, len(texts)):
+            ci = seq[k2]  # a trailing clause in place follows its main clause without a comma
+            bare = ci >= 0 and unit.clauses[ci].bare and seq[k2 - 1] == ci - 1
+            joined += (" " if bare else ", ") + texts[k2]
+        out.append(joined + end + (" " + after if after else ""))
     return " ".join(out)
 
 
@@ -884,7 +1257,7 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
     for ui, unit in enumerate(units):
         for ci, clause in enumerate(unit.clauses):
             offsets[(ui, ci)] = total
-            total += 1 + len(clause.phrases)
+            total += len(clause.parts())
         if unit.after:
             offsets[(ui, -1)] = total
             total += 1
@@ -892,8 +1265,13 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
     for u in order.units:
         for ci in order.clauses[u]:
             base = offsets[(u, ci)]
-            out.append(base)
-            out.extend(base + 1 + p for p in order.phrases[u][ci])
+            nh = len(units[u].clauses[ci].head_parts())
+            heads = list(range(base, base + nh))
+            perm = order.swapped.get((u, ci))
+            if perm is not None:  # the pair's noun phrases (after the words before them)
+                heads[1 : 1 + len(perm)] = [base + 1 + i for i in perm]
+            out.extend(heads)
+            out.extend(base + nh + p for p in order.phrases[u][ci])
         if units[u].after:
             out.append(offsets[(u, -1)])
     return out
@@ -913,7 +1291,8 @@ def _front(units: list[Unit], order: Order, flat: list[int]) -> list[int]:
         chunk = flat[pos : pos + size]
         pos += size
         if u in order.fronted:
-            last = offsets[u] + len(units[u].clauses[0].phrases)
+            first = units[u].clauses[0]
+            last = offsets[u] + len(first.parts()) - 1
             chunk = [last] + [i for i in chunk if i != last]
         out.extend(chunk)
     return out
@@ -962,7 +1341,7 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
     one small move to a full shuffle."""
     order = _identity(units)
     p_units, p_clauses, p_phrases = rng.random(), rng.random(), rng.random()
-    free = [i for i, u in enumerate(units) if u.free or u.earlier or u.later]
+    free = [i for i, u in enumerate(units) if u.free or u.earlier or u.later or u.ahead]
     if free and len(units) > 1 and rng.random() < p_units:
         n = len(units)
         for _ in range(6):
@@ -971,7 +1350,7 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
             chosen = set(free) if rng.random() < 0.5 else {rng.choice(free)}
             keys = [float(i) for i in range(n)]
             for i in chosen:
-                lo = -0.5 if units[i].free or units[i].earlier else float(i)
+                lo = -0.5 if units[i].free or units[i].earlier else 0.5 if units[i].ahead else float(i)
                 hi = n - 0.5 if units[i].free or units[i].later else float(i)
                 keys[i] = rng.uniform(lo, hi)
             new = sorted(range(n), key=keys.__getitem__)
@@ -989,6 +1368,13 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
         ):
             order.fronted.add(ui)  # never two openers ("On Friday, under £300, book ...")
         for ci, clause in enumerate(unit.clauses):
+            if clause.pair is not None and rng.random() < 0.5:
+                perm = list(range(len(clause.pair[1])))
+                if len(perm) == 2:
+                    perm.reverse()
+                while perm == sorted(perm):
+                    rng.shuffle(perm)
+                order.swapped[(ui, ci)] = tuple(perm)
             if len(clause.phrases) > 1 and rng.random() < p_phrases:
                 new = list(range(len(clause.phrases)))
                 if rng.random() < 0.5:  # move one phrase
@@ -997,10 +1383,26 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
                 else:
                     rng.shuffle(new)
                 fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i]))]
-                if fixed == sorted(fixed) and not _same_opener(clause.phrases, new):
+                if (
+                    fixed == sorted(fixed)
+                    and not _same_opener(clause.phrases, new)
+                    and _times_together(clause.phrases, clause.timed, new)
+                ):
                     # only time and budget phrases pass the others
                     order.phrases[ui][ci] = new
     return order
+
+
+def _times_together(phrases: list[str], timed: list[bool], new: list[int]) -> bool:
+    """True when a day and its clock time ("on Saturday" + "at 8pm") that stood side by side
+    still do, in either order: "Book a table at 8pm for 4 at Luigi's on Saturday" splits one
+    time in two."""
+    where = {p: k for k, p in enumerate(new)}
+    for i in range(len(phrases) - 1):
+        day_and_time = _first_word(phrases[i]) in ("on", "for") and _first_word(phrases[i + 1]) == "at"
+        if day_and_time and timed[i] and timed[i + 1] and abs(where[i] - where[i + 1]) != 1:
+            return False
+    return True
 
 
 def _same_opener(phrases: list[str], new: list[int]) -> bool:
@@ -1049,14 +1451,14 @@ def _id_fragment(sentence: str) -> bool:
 
 _CONTEXT_WORDS = frozenset(
     "still also too again instead either else another one ones other same such anymore yet "
-    "now already even".split()
+    "now already even both each neither".split()
 )
 """Words that make a sentence lean on what was said before it."""
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
 _FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
-_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re)\b)(?!\s+(?:am|are)\b)", re.I)
+_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I)
 
 
 _REMEDY_WORDS = frozenset("replacement replaced back compensation compensated".split())
@@ -1080,8 +1482,18 @@ def _open_request(text: str, end: str) -> bool:
     return _leans_on_nothing(text)
 
 
+_VAGUE_QUESTION_RE = re.compile(
+    r"\bwhat\b(?:\s+\S+){0,3}?\s+(?:do|happened|happening|wrong)(?=\s*(?:[?.!]|$|now\b|next\b))"
+    r"|\bwhat(?:['’]s| is) going on\b",
+    re.I,
+)
+"""A question about "what happened" or "what to do" asks about the story told before it."""
+
+
 def _leans_on_nothing(text: str) -> bool:
     if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
         return False
     tokens = _TOKEN_RE.findall(text)
     for k, tok in enumerate(tokens):
@@ -1121,6 +1533,8 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
 
 def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     n = len(unit.clauses)
+    if n == 2 and unit.clauses[1].bare:  # "If we cancel, what happens to our data?"
+        return [1, 0]
     tails = list(range(1, n))
     rng.shuffle(tails)
     head = unit.clauses[0]
@@ -1151,9 +1565,10 @@ def _structure(
     timeish: frozenset[str],
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
+    past: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish, codes, leaning)), tail
+    return head, tuple(units_of(body, timeish, codes, leaning, past)), tail
 
 
 def _leaning(spans: list[Span]) -> frozenset[str]:
@@ -1197,7 +1612,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         raise SkipGeneration(reason)
     timeish = _timeish(list(ctx.spans))
     spans = list(ctx.spans)
-    head, unit_tuple, tail = _structure(ctx.masked, timeish, _codes(spans, timeish), _leaning(spans))
+    head, unit_tuple, tail = _structure(
+        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans)
+    )
     units = list(unit_tuple)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
@@ -1206,9 +1623,13 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     # order may open with its time (kept lower case); a lower-case question may not (above)
     fronting = True
     movable = (
-        any(u.free or u.earlier or u.later for u in units)
+        any(u.free or u.earlier or u.later or u.ahead for u in units)
         or any(len(u.clauses) > 1 and u.splittable for u in units)
-        or any(len(c.phrases) > 1 or (c.frontable and fronting) for u in units for c in u.clauses)
+        or any(
+            len(c.phrases) > 1 or (c.frontable and fronting) or c.pair is not None
+            for u in units
+            for c in u.clauses
+        )
     )
     if not movable:
         raise SkipGeneration(
@@ -1288,7 +1709,7 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans)))]
+    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans), past=_past(spans)))]
 
 
 def _flatten(text: str) -> str:

@@ -91,6 +91,15 @@ _QUESTION_HEAD_RE = re.compile(
 _ARTICLE_RE = re.compile(r"(?<![\w'’])(a|an|the|my|our|your|his|her|their)\s+$", re.I)
 _HAS_DASH_RE = re.compile(r"[—–]|\s-\s")
 
+_CLAUSE_END_RE = re.compile(
+    r"\s*(?:$|[.,;:!?)—–]|(?:at|on|in|for|from|to|by|with|and|or|but|please|instead|so|because|if|"
+    r"when|before|after|until|till|tomorrow|today|tonight|next|this|around|between|near|via|per|"
+    r"each|every)\b)",
+    re.I,
+)
+"""What may follow a value that "... actually make that X" restates: the end of its clause, a
+preposition or a conjunction (never a verb or an adjective: "make that Friday works")."""
+
 _TIER = {"place": 2, "id": 1}
 """Preference when choosing what to correct: lower first; every other kind is tier 0."""
 _NOT_LANDMARK = frozenset({"I", "I'm", "I'd", "I'll", "I've"})
@@ -164,9 +173,16 @@ _FAMILY_FACT_RE = re.compile(
 child's age."""
 
 
+_KNOWN_FACT_RE = re.compile(r"\b(?:born\s+(?:on\s+|in\s+)?(?:the\s+)?|now\s+)$", re.I)
+"""A value nobody misstates: a birth date ("he was born on 8 March 2024") or the present
+time read off a clock ("it's now half eight")."""
+
+
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
-    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]):
+    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]) or _KNOWN_FACT_RE.search(
+        ctx.prompt[max(0, span.start - 40) : span.start]
+    ):
         return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None
@@ -315,6 +331,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
                 # noun phrase ("a 3 kg box", "a 2019 Honda Civic"): a long phrase would split
                 # it, so only a short one ("a 2 kg, no, a 3 kg box")
                 names = [n for n in names if n in SHORT]
+            if not _CLAUSE_END_RE.match(ctx.prompt[slots[i][1].end :]):
+                # "make that X" ends a clause: never before a verb or an adjective ("Any time
+                # Friday works for me" -> never "... actually make that Friday works")
+                names = [n for n in names if n != "actually"]
             # a person does not correct themselves twice with the same words
             names = [n for n in names if n not in {p for _, _, p in plan}]
             plan.append((i, wrong, rng.choice(names)))
