@@ -2,14 +2,17 @@
 
 Every reader parses through ``loads_strict`` (duplicate keys, non-finite numbers, huge integers,
 deep nesting refused). This prints, measured in one run on the same trial lines: microseconds
-per line for both and their ratio, the time of a resume scan (``scan_trials``) of a
-100,000-line ``trials.jsonl``, and the JSONL reader ``iter_jsonl_lines`` (lines read by
+per line for both and their ratio (interleaved, best of three), the time of a resume scan
+(``scan_trials``) of a 100,000-line ``trials.jsonl``, and the JSONL reader ``iter_jsonl_lines`` (lines read by
 ``jsonlines.Reader``) against the hand-written line loop it replaced (kept below as
 ``hand_loop``, same parser and messages), interleaved, best of five each; and the cost of
 ``perturb report`` reading every trial line through the strict parser
-(``perturb.run.store.parse_trial_line`` then the Trial model) against pydantic's unchecked
-``validate_json`` fast path it used before (which took a duplicate key silently), with the
-whole ``read_run`` of the same file for scale.
+(``perturb.run.store.parse_trial_line`` then the Trial model) and through the screened reader
+``perturb report`` uses (``perturb.run.store.read_trial_line``: pydantic's ``validate_json``,
+then a byte-count screen, the strict path only where the screen fires; same trials, same
+refusals) against pydantic's unchecked ``validate_json`` fast path alone (which takes a
+duplicate key silently), interleaved, best of five each, with the whole ``read_run`` of the
+same file for scale, read with each reader (interleaved, best of three).
 
     .venv/bin/python benchmarks/bench_loader.py [--lines 100000] [--json PATH]
 
@@ -28,13 +31,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchmarks.bench_report import write_manifest  # noqa: E402
 from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 from perturb.errors import InputError  # noqa: E402
 from perturb.io.jsonl import _parse, _Reject, iter_jsonl_lines, loads_strict  # noqa: E402
 from perturb.records import Trial  # noqa: E402
+from perturb.report import results  # noqa: E402
 from perturb.report.results import read_run  # noqa: E402
-from perturb.run.store import parse_trial_line, scan_trials  # noqa: E402
-from tests.synthetic_runs import manifest  # noqa: E402
+from perturb.run.store import REPORT_FIX, parse_trial_line, read_trial_line, scan_trials  # noqa: E402
 
 LINE = {
     "run_id": "demo-d1af80b5",
@@ -112,14 +116,19 @@ def main() -> int:
     for i in range(args.lines):
         row = dict(LINE, variant_id=f"t{i // 5}/canonical", attempt=i % 5)
         lines.append(json.dumps(row, separators=(",", ":")))
-    started = time.perf_counter()
-    for text in lines:
-        json.loads(text)
-    plain = time.perf_counter() - started
-    started = time.perf_counter()
-    for number, text in enumerate(lines, 1):
-        loads_strict(text, "trials.jsonl", number)
-    strict = time.perf_counter() - started
+
+    def plain_lines() -> None:
+        for text in lines:
+            json.loads(text)
+
+    def strict_parse_lines() -> None:
+        for number, text in enumerate(lines, 1):
+            loads_strict(text, "trials.jsonl", number)
+
+    plain = strict = float("inf")
+    for _ in range(3):  # interleaved, best of three each
+        plain = min(plain, best_of(1, plain_lines))
+        strict = min(strict, best_of(1, strict_parse_lines))
     print(f"lines={args.lines}")
     per_plain, per_strict = plain / args.lines * 1e6, strict / args.lines * 1e6
     print(f"json.loads={per_plain:.2f} us/line loads_strict={per_strict:.2f} us/line")
@@ -153,21 +162,39 @@ def main() -> int:
         for i, raw in enumerate(raws, 1):
             strict_read(parse_trial_line(raw, "trials.jsonl", i))
 
-    unchecked = checked = float("inf")
+    def screened_lines() -> None:
+        for i, raw in enumerate(raws, 1):
+            read_trial_line(raw, "trials.jsonl", i)
+
+    unchecked = checked = screened = float("inf")
     for _ in range(5):  # interleaved, best of five each
         unchecked = min(unchecked, best_of(1, fast_lines))
         checked = min(checked, best_of(1, strict_lines))
+        screened = min(screened, best_of(1, screened_lines))
     with tempfile.TemporaryDirectory() as tmp:
         run = Path(tmp) / "demo-d1af80b5"
-        run.mkdir()
+        write_manifest(run, "demo-d1af80b5", 5, ["canonical"], suite="demo")
         (run / "trials.jsonl").write_bytes(data)
-        text = manifest("demo-d1af80b5", 5, classes=["canonical"]).model_dump_json()
-        (run / "manifest.json").write_text(text, encoding="utf-8")
-        whole = best_of(3, lambda: read_run(run, workers=1))
+        strict_read_line = results.read_trial_line
+
+        def strict_trial(raw: bytes, name: str, number: int) -> Trial:  # the reader before the screen
+            return Trial.model_validate(parse_trial_line(raw, name, number, REPORT_FIX))
+
+        whole = whole_strict = float("inf")
+        for _ in range(3):  # interleaved, best of three each
+            whole = min(whole, best_of(1, lambda: read_run(run, workers=1)))
+            results.read_trial_line = strict_trial
+            try:
+                whole_strict = min(whole_strict, best_of(1, lambda: read_run(run, workers=1)))
+            finally:
+                results.read_trial_line = strict_read_line
     print(
         f"report reader: pydantic fast path {unchecked / args.lines * 1e6:.2f} us/line, strict "
-        f"{checked / args.lines * 1e6:.2f} us/line, ratio strict/fast={checked / unchecked:.2f}; whole "
-        f"read_run {whole / args.lines * 1e6:.2f} us/line"
+        f"{checked / args.lines * 1e6:.2f} us/line, ratio strict/fast={checked / unchecked:.2f}; "
+        f"screened (read_trial_line) {screened / args.lines * 1e6:.2f} us/line, ratio "
+        f"screened/fast={screened / unchecked:.2f}, strict/screened={checked / screened:.2f}; whole "
+        f"read_run {whole / args.lines * 1e6:.2f} us/line (with the strict reader "
+        f"{whole_strict / args.lines * 1e6:.2f} us/line, ratio strict/screened={whole_strict / whole:.2f})"
     )
     figures = {
         "lines": args.lines,
@@ -178,7 +205,11 @@ def main() -> int:
         "report_fast_us": unchecked / args.lines * 1e6,
         "report_strict_us": checked / args.lines * 1e6,
         "report_ratio": checked / unchecked,
+        "report_screened_us": screened / args.lines * 1e6,
+        "report_screened_ratio": screened / unchecked,
+        "report_speedup": checked / screened,
         "read_run_us": whole / args.lines * 1e6,
+        "read_run_strict_us": whole_strict / args.lines * 1e6,
     }
     write_results(args.json, figures, load_before)
     return 0

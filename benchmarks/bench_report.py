@@ -6,7 +6,10 @@ paired bootstrap B = 1,000 for each of 6 classes) and renders all five formats, 
 process so its peak memory (resource.getrusage ru_maxrss) is the report's alone.
 Targets on a 2-core machine: under 20 s wall and under 2 GB peak memory.
 
-    .venv/bin/python benchmarks/bench_report.py [--trials-total 1000000] [--workers N] [--keep DIR]
+    .venv/bin/python benchmarks/bench_report.py [--trials-total N] [--workers N] [--keep DIR] [--json PATH]
+
+``--json PATH`` writes the figures (benchmarks/results/report.json feeds docs/reports.md through
+docs/gen_bench_tables.py).
 """
 
 from __future__ import annotations
@@ -23,6 +26,10 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from benchmarks.results import add_json_option, load_average, write_results  # noqa: E402
 
 TARGET_S = 20.0
 TARGET_MB = 2048.0
@@ -41,20 +48,18 @@ PROMPTS = [  # (kind, level, class shift of the success probability)
 N_TRIALS = 40
 
 
-def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
-    """Write manifest.json and trials.jsonl; return the number of trial lines."""
-    rng = np.random.default_rng(seed)
-    n_tasks = max(1, total // (len(PROMPTS) * N_TRIALS))
+def write_manifest(run_dir: Path, run_id: str, trials: int, classes: list[str], suite: str = "bench") -> None:
+    """Write a synthetic run's ``manifest.json`` (also used by bench_loader.py)."""
     run_dir.mkdir(parents=True, exist_ok=True)
     manifest = {
-        "run_id": "bench",
-        "suite": "bench",
-        "fixtures": "fixtures/bench.jsonl",
+        "run_id": run_id,
+        "suite": suite,
+        "fixtures": f"fixtures/{suite}.jsonl",
         "lock_sha256": "sha256:" + "0" * 64,
         "agent": "bench:agent",
-        "trials": N_TRIALS,
+        "trials": trials,
         "concurrency": 8,
-        "classes": sorted({k for k, _, _ in PROMPTS}),
+        "classes": classes,
         "perturb_version": "0.1.0",
         "python_version": sys.version.split()[0],
         "platform": sys.platform,
@@ -63,6 +68,13 @@ def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
         "sampling": {"temperature": 0.7},
     }
     (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n")
+
+
+def write_run(run_dir: Path, total: int, seed: int = 7) -> int:
+    """Write manifest.json and trials.jsonl; return the number of trial lines."""
+    rng = np.random.default_rng(seed)
+    n_tasks = max(1, total // (len(PROMPTS) * N_TRIALS))
+    write_manifest(run_dir, "bench", N_TRIALS, sorted({k for k, _, _ in PROMPTS}))
     p_task = rng.beta(4.0, 1.5, size=n_tasks)
     lines = 0
     with open(run_dir / "trials.jsonl", "w", encoding="utf-8") as fh:
@@ -139,11 +151,13 @@ def main() -> None:
     parser.add_argument("--bootstrap", type=int, default=1000)
     parser.add_argument("--keep", type=Path, help="keep the synthetic run in this directory")
     parser.add_argument("--workers", type=int, help="reader processes (default: CPU count, <= 4)")
+    add_json_option(parser)
     parser.add_argument("--child", nargs=2, metavar=("RUN_DIR", "OUT_DIR"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         report_child(Path(args.child[0]), Path(args.child[1]), args.bootstrap, args.workers)
         return
+    load_before = load_average()
     work = Path(tempfile.mkdtemp(prefix="perturb-bench-"))
     try:
         run_dir = (args.keep or work) / "runs" / "bench"
@@ -194,6 +208,16 @@ def main() -> None:
             f"{total / TARGET_MB:.2f} of the budget)  {'OK' if total < TARGET_MB else 'OVER'}"
         )
         print(f"  {r['trials'] / r['wall_s']:,.0f} trials/s")
+        figures = {
+            **{key: r[key] for key in ("trials", "classes", "formats", "workers")},
+            "bootstrap": args.bootstrap,
+            "file_mb": size_mb,
+            **{key: r[key] for key in ("read_s", "analyze_s", "render_s", "wall_s")},
+            "peak_mb": total,
+            "target_s": TARGET_S,
+            "target_mb": TARGET_MB,
+        }
+        write_results(args.json, figures, load_before)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 

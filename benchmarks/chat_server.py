@@ -4,7 +4,8 @@ latency with what a benchmark's ``reply(body)`` returns.
 
 A benchmark script serves with :func:`serve` when started as ``SCRIPT --serve PORT`` and starts
 itself that way with :func:`running` (which waits for the port, sets a dummy ``OPENAI_API_KEY``
-and stops the process afterwards). Used by bench_openai_runner.py and bench_faults.py.
+and stops the process afterwards). Used by bench_openai_runner.py and bench_faults.py; the
+completion body (:func:`completion_body`) is also what tests/fake_openai.py answers with.
 """
 
 from __future__ import annotations
@@ -24,26 +25,45 @@ Reply = Callable[[dict[str, Any]], bytes]
 """A request body -> the JSON response body."""
 
 
-def completion(model: str, message: dict[str, object], **extra: object) -> bytes:
-    """A chat.completion response holding ``message`` (``finish_reason`` follows its tool calls)."""
-    return json.dumps(
-        {
-            "id": "chatcmpl-bench",
-            "object": "chat.completion",
-            "created": 0,
-            "model": model,
-            **extra,
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
-                    "logprobs": None,
-                    "message": message,
-                }
-            ],
-            "usage": {"prompt_tokens": 9, "completion_tokens": 9, "total_tokens": 18},
-        }
-    ).encode()
+def completion_body(
+    model: str,
+    message: dict[str, Any],
+    *,
+    usage: tuple[int, int] = (9, 9),
+    id: str = "chatcmpl-bench",  # noqa: A002 - the protocol's field name
+    created: int = 0,
+    **extra: object,
+) -> dict[str, Any]:
+    """A chat.completion response body holding ``message`` (``finish_reason`` follows its tool
+    calls; ``usage`` is prompt and completion tokens; ``extra`` adds top-level fields such as
+    ``system_fingerprint``). The one builder of a completion body: this server and the tests'
+    fake OpenAI server (tests/fake_openai.py) both answer with it."""
+    prompt_tokens, completion_tokens = usage
+    return {
+        "id": id,
+        "object": "chat.completion",
+        "created": created,
+        "model": model,
+        **extra,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                "logprobs": None,
+                "message": message,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def completion(model: str, message: dict[str, Any], **extra: object) -> bytes:
+    """:func:`completion_body` as the bytes of a response."""
+    return json.dumps(completion_body(model, message, **extra)).encode()
 
 
 def serve(port: int, reply: Reply, latency_s: float) -> None:

@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from benchmarks.chat_server import completion_body as chat_completion_body
+
 
 @dataclass
 class Reply:
@@ -50,27 +52,15 @@ def _message(reply: Reply) -> dict[str, Any]:
 
 
 def completion_body(model: str, reply: Reply) -> dict[str, Any]:
-    prompt_tokens, completion_tokens = reply.usage
-    return {
-        "id": "chatcmpl-test",
-        "object": "chat.completion",
-        "created": 1_700_000_000,
-        "model": model,
-        "system_fingerprint": reply.system_fingerprint,
-        "choices": [
-            {
-                "index": 0,
-                "message": _message(reply),
-                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
-                "logprobs": None,
-            }
-        ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
+    """The response body for ``reply``, built by the benchmarks' server's builder (one owner)."""
+    return chat_completion_body(
+        model,
+        _message(reply),
+        usage=reply.usage,
+        id="chatcmpl-test",
+        created=1_700_000_000,
+        system_fingerprint=reply.system_fingerprint,
+    )
 
 
 class FakeOpenAIServer:

@@ -224,7 +224,11 @@ def test_blank_lines_are_skipped(tmp_path: Path) -> None:
     assert read_run(run).variants[0].n == 2
 
 
-FIX = "(expected one Trial JSON object per line; remove the line or start a new run with --out)"
+FIX = (
+    "(expected one Trial JSON object per line, as `perturb run` writes them; delete the line, resume "
+    "the run (`perturb run` with its original options redoes that trial), then run this command again)"
+)
+"""The report's own fix text (`perturb run`'s resume says "start a new run with --out")."""
 
 
 @pytest.mark.parametrize(
@@ -664,3 +668,46 @@ def test_report_and_resume_refuse_a_damaged_trial_line_alike(
         assert result.stdout == ""
     assert trials.read_bytes() == before
     assert sorted(p.name for p in (tmp_path / "r").iterdir()) == [".lock", "manifest.json", "trials.jsonl"]
+
+
+@pytest.mark.parametrize(
+    ("bad", "message"),
+    [
+        ("[1, 2]", "not a trial line"),
+        ("{not json", "invalid JSON: Expecting property name enclosed in double quotes at column 2"),
+    ],
+)
+def test_report_says_what_to_do_about_a_bad_line_and_resume_keeps_its_own_advice(
+    tmp_path: Path, bad: str, message: str
+) -> None:
+    """A bad line in the middle of trials.jsonl: `perturb report` ends its error with how to
+    repair the run (delete the line, resume to redo the trial, report again); the resume scan of
+    `perturb run` ends the same refusal with its own advice (a new run with --out)."""
+    from tests.run_helpers import make_suite
+
+    fixtures = make_suite(
+        tmp_path, [{"id": "a", "prompt": "Say hi", "expected": "Say hi", "grader": "exact"}]
+    )
+    out = tmp_path / "r"
+    run = ["run", str(fixtures), "--agent", "tests.sample_agents:echo", "-n", "2", "--out", str(out)]
+    assert CliRunner().invoke(app, run).exit_code == 0
+    trials = out / "trials.jsonl"
+    lines = trials.read_text(encoding="utf-8").splitlines(keepends=True)
+    trials.write_text(lines[0] + bad + "\n" + lines[1], encoding="utf-8")
+    before = trials.read_bytes()
+    for args in (["report", str(out)], ["baseline", str(out), "--output", str(tmp_path / "b.json")]):
+        result = CliRunner().invoke(app, args)
+        assert result.exit_code == 2, result.output
+        assert result.stderr == (
+            f"error: {trials}:2: {message} (expected one Trial JSON object per line, as `perturb run` "
+            "writes them; delete the line, resume the run (`perturb run` with its original options "
+            "redoes that trial), then run this command again)\n"
+        )
+    result = CliRunner().invoke(app, run)
+    assert result.exit_code == 2, result.output
+    assert result.stderr == (
+        f"error: {trials}:2: {message} (expected one Trial JSON object per line; remove the line or "
+        "start a new run with --out)\n"
+    )
+    assert trials.read_bytes() == before
+    assert not (tmp_path / "b.json").exists()

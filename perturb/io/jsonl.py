@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import json.encoder as json_encoder
 import math
 import os
 import re
@@ -24,7 +25,7 @@ import stat
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args, get_origin
 
 import jsonlines
 from pydantic import BaseModel, ValidationError
@@ -510,6 +511,137 @@ def _reject_line(text: str, exc: _Reject) -> int | None:
     if exc.line is not None or not exc.token:
         return exc.line
     return _line_of(text, exc.token, 2 if exc.message.startswith("duplicate key") else 1)
+
+
+_PLAIN = (int, float, bool, int | None, float | None, bool | None)
+_TEXT = (str, str | None)
+_PLANS: dict[type[BaseModel], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+
+def _plan(cls: type[BaseModel]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A record class's ``(text, tree)`` fields: the string fields, and those that may hold keys
+    or strings (every other field holds only numbers or fixed words without a colon). A field
+    with a default other than None or an empty list is left out (the screen would count its
+    default when the input did not set it); leaving a field out only makes the screen fire."""
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        return plan
+    finite = cls.model_config.get("allow_inf_nan") is False
+    text: list[str] = []
+    tree: list[str] = []
+    for name, info in cls.model_fields.items():
+        ann = info.annotation
+        if info.alias is not None or not (
+            info.is_required() or info.default is None or info.default_factory in (list, dict)
+        ):
+            continue
+        if ann in _PLAIN and (finite or ann in (int, bool, int | None, bool | None)):
+            continue
+        if get_origin(ann) is Literal and all(isinstance(a, str) and ":" not in a for a in get_args(ann)):
+            continue
+        (text if ann in _TEXT else tree).append(name)
+    plan = _PLANS[cls] = (tuple(text), tuple(tree))
+    return plan
+
+
+def _refuse(value: Any) -> Any:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+_MAKE_ENCODER = getattr(json_encoder, "c_make_encoder", None)
+_C_ENCODE = (
+    None
+    if _MAKE_ENCODER is None
+    else _MAKE_ENCODER(None, _refuse, json_encoder.encode_basestring, None, ":", ",", False, False, False)
+)
+"""CPython's C JSON encoder, compact, ``NaN`` and infinities refused (None elsewhere): a decoded
+value's text has one ``:`` per key plus those inside strings (strings are written as themselves
+but for quotes, backslashes and control characters)."""
+
+
+def _json_tally(value: Any) -> tuple[int, int] | None:
+    """``(keys plus ":" characters inside strings, objects and arrays)`` over a pydantic record
+    (the fields its input set, by :func:`_plan`) or a decoded JSON value; None when it holds a
+    non-finite float. A type it does not know counts nothing (so the screen fires rather than
+    passing a line). Falsy values (``""``, ``0``, ``[]``, ``{}``, None) add nothing to the
+    first count and are skipped. Objects and arrays below a record are counted by the C
+    encoder where there is one (every ``[`` and ``{`` of their text, an upper bound)."""
+    total = containers = 0
+    stack = [value]
+    pop, extend = stack.pop, stack.extend
+    plans = _PLANS
+    encode = _C_ENCODE
+    while stack:
+        item = pop()
+        kind = type(item)
+        if kind is str:
+            total += item.count(":")
+        elif kind is dict or kind is list:
+            if encode is not None:
+                try:
+                    written = "".join(encode(item, 0))
+                except ValueError:  # a non-finite float
+                    return None
+                except TypeError:  # records inside (a list of them): walked instead
+                    pass
+                else:
+                    total += written.count(":")
+                    containers += written.count("[") + written.count("{")
+                    continue
+            containers += 1
+            if kind is dict:
+                total += len(item) + "".join(item).count(":")
+                extend(filter(None, item.values()))
+            else:
+                extend(filter(None, item))
+        elif kind is float:
+            if item - item != 0.0:  # inf - inf and nan - nan are nan
+                return None
+        elif kind is int or kind is bool:
+            continue
+        else:
+            plan = plans.get(kind)
+            if plan is None:
+                if not isinstance(item, BaseModel):
+                    continue
+                plan = _plan(kind)
+            containers += 1
+            text, tree = plan
+            get = item.__dict__.__getitem__
+            total += len(item.__pydantic_fields_set__)
+            if text:
+                total += "".join(filter(None, map(get, text))).count(":")
+            if tree:
+                extend(filter(None, map(get, tree)))
+    return total, containers
+
+
+_LONG_DIGITS = re.compile(rb"\d{%d}" % (MAX_INT_DIGITS + 1))
+
+
+def lenient_is_strict(raw: bytes, value: Any) -> bool:
+    """Whether ``value``, decoded from the JSON text ``raw`` by a parser without
+    :func:`loads_strict`'s checks (pydantic's ``validate_json``), is what the strict parser
+    would have read: ``raw`` has no duplicate key, ``NaN``, ``Infinity``, overflowing number,
+    integer over :data:`MAX_INT_DIGITS` digits or nesting over :data:`MAX_DEPTH`.
+
+    A screen, not a parser: False sends the line to the strict parser, which gives the verdict
+    and the message. Duplicate keys are found by counting: every key of ``raw`` is followed by
+    a ``:`` outside any string, so ``raw.count(b":")`` is its keys plus the colons inside its
+    strings; the decoded value holds one fewer key (and no more string colons, when no
+    ``\\u003a`` escape spells one) for every key a duplicate replaced, so the two counts are
+    equal only when no key was repeated. Then the value is all of ``raw``, and it cannot nest
+    deeper than the objects and arrays it holds (``raw``'s brackets are counted only when those
+    are more than :data:`MAX_DEPTH`). Records count the fields their input set."""
+    if b"\\" in raw and b"\\u003" in raw:
+        return False
+    if len(raw) > MAX_INT_DIGITS and _LONG_DIGITS.search(raw):
+        return False
+    tally = _json_tally(value)
+    if tally is None or tally[0] != raw.count(b":"):
+        return False
+    # an empty object or array is not counted: it can be one more level on any path
+    return tally[1] < MAX_DEPTH or _too_deep(raw.decode("utf-8")) is None
 
 
 # --------------------------------------------------------------------------- records

@@ -41,7 +41,7 @@ from pydantic import ValidationError
 from perturb.errors import InputError
 from perturb.io.jsonl import open_regular, validation_message
 from perturb.records import RunManifest, Trial
-from perturb.run.store import parse_trial_line, read_manifest
+from perturb.run.store import read_manifest, read_trial_line
 
 OUTCOME_CODES = {"passed": 0, "wrong": 1, "errored": 2}
 SAMPLE_CHARS = 80
@@ -202,7 +202,6 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
     variants, first_line, samples = out.variants, out.first_line, out.samples
     weights: dict[str, float] = {}
     put, put_fp = out.cols.extend, out.fps.append
-    validate = Trial.__pydantic_validator__.validate_python
     codes = OUTCOME_CODES
     nan = math.nan
     pos = start
@@ -217,7 +216,7 @@ def _read_range(path: str, start: int, end: int | None, run_id: str) -> _Chunk:
             if not raw.strip():
                 continue
             try:
-                trial = validate(parse_trial_line(raw, path, lineno))
+                trial = read_trial_line(raw, path, lineno)
             except InputError as exc:
                 if not raw.endswith(b"\n") and exc.detail.startswith(("invalid JSON", "not valid UTF-8")):
                     # the writer was killed mid-line (outputs are written as UTF-8, so the cut

@@ -19,12 +19,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from perturb._version import __version__
 from perturb.errors import ConfigError, InputError, OutputError, UsageError
 from perturb.io.hashing import canonical_json, content_hash
-from perturb.io.jsonl import loads_strict, open_regular, read_model, write_atomic
+from perturb.io.jsonl import lenient_is_strict, loads_strict, open_regular, read_model, write_atomic
 from perturb.io.secrets import redact
-from perturb.records import RunManifest
+from perturb.records import RunManifest, Trial
 
 CONFIG_FIELDS = (
     "suite",
@@ -143,6 +145,12 @@ class TrialIndex:
 
 
 _FIX = "expected one Trial JSON object per line; remove the line or start a new run with --out"
+"""What to do about a bad line when ``perturb run`` resumes (the run goes on from the file)."""
+REPORT_FIX = (
+    "expected one Trial JSON object per line, as `perturb run` writes them; delete the line, "
+    "resume the run (`perturb run` with its original options redoes that trial), then run this command again"
+)
+"""What to do about a bad line when ``perturb report`` (or ``baseline``, ``gate``) reads a run."""
 
 
 def _whole(value: Any) -> bool:
@@ -172,19 +180,44 @@ def _key_problem(obj: dict[str, Any]) -> tuple[str, str] | None:
     return None
 
 
-def parse_trial_line(raw: bytes, name: str, number: int) -> dict[str, Any]:
+def parse_trial_line(raw: bytes, name: str, number: int, fix: str = _FIX) -> dict[str, Any]:
     """One line of ``trials.jsonl`` as a JSON object, through the strict parser
     (:func:`~perturb.io.jsonl.loads_strict`: duplicate keys, ``NaN``, huge integers and deep
     nesting refused): the one reader of a trial line, for the resume scan of ``perturb run``
-    and for ``perturb report``, with the same messages. :class:`InputError` ``FILE:LINE``
-    otherwise."""
+    and for ``perturb report``, with the same refusals. :class:`InputError` ``FILE:LINE``
+    otherwise, ending in ``fix`` (``expected ...; what to do``) where the message has no
+    expectation of its own: the resume's by default, :data:`REPORT_FIX` for the report."""
     try:
-        obj = loads_strict(raw.decode("utf-8"), name, number, what=_FIX.removeprefix("expected "))
+        obj = loads_strict(raw.decode("utf-8"), name, number, what=fix.removeprefix("expected "))
     except UnicodeDecodeError:
-        raise InputError(name, f"not valid UTF-8 ({_FIX})", line=number) from None
+        raise InputError(name, f"not valid UTF-8 ({fix})", line=number) from None
     if not isinstance(obj, dict):
-        raise InputError(name, f"not a trial line ({_FIX})", line=number)
+        raise InputError(name, f"not a trial line ({fix})", line=number)
     return obj
+
+
+_TRIAL_JSON = Trial.__pydantic_validator__.validate_json
+_TRIAL_PYTHON = Trial.__pydantic_validator__.validate_python
+
+
+def read_trial_line(raw: bytes, name: str, number: int, fix: str = REPORT_FIX) -> Trial:
+    """One line of ``trials.jsonl`` as a :class:`Trial` for ``perturb report``: exactly
+    ``Trial.model_validate(parse_trial_line(raw, name, number, fix))`` (the same trial, the same
+    :class:`InputError` or ``ValidationError``), read cheaply when the line is clean.
+
+    pydantic's ``validate_json`` (in C) reads the line first; the trial is kept when
+    :func:`~perturb.io.jsonl.lenient_is_strict` finds nothing the strict parser would refuse.
+    Any other line (one that fails validation, or where the screen fires) goes through the
+    strict path, which decides it and words the error."""
+    try:
+        raw.decode("utf-8")
+        trial = _TRIAL_JSON(raw)
+    except (UnicodeDecodeError, ValidationError):
+        pass
+    else:
+        if lenient_is_strict(raw, trial):
+            return trial
+    return _TRIAL_PYTHON(parse_trial_line(raw, name, number, fix))
 
 
 def scan_trials(path: Path) -> TrialIndex:
