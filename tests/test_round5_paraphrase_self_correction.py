@@ -222,3 +222,21 @@ def test_a_childs_age_said_again_and_24_hours_are_not_corrected() -> None:
     assert got and all("he's 6," in text for text in got)
     assert wrong("24", "number", "Is the gym open ", " hours?") == {None}
     assert wrong("24", "number", "Support is ", "/7.") == {None}
+
+
+def test_the_screen_does_not_find_a_wrong_digit_inside_a_code() -> None:
+    from perturb.generate.perturbations.self_correction import correction_flags
+    from perturb.records import Task
+
+    t = Task(
+        id="t",
+        prompt="Please add 2 extra bags to booking BK-73310.",
+        expected={},
+        grader="json_subset",
+        slots={"bags": "2"},
+    )
+    ok = {"corrections": [{"slot": "bags", "wrong": "3", "final": "2"}]}
+    assert correction_flags(t, "Please add 3, no, 2 extra bags to booking BK-73310.", ok) == []
+    assert correction_flags(t, "Please add 2, no, 3 extra bags to booking BK-73310.", ok) == [
+        "the last value stated is the wrong '3', expected the canonical '2'"
+    ]

@@ -524,8 +524,12 @@ def correction_flags(task: Task, text: str, details: dict[str, Any]) -> list[str
 
 
 def _rfind_word(text: str, value: str) -> int:
+    """Where ``value`` last appears in ``text`` as a whole word (never inside a longer code:
+    the "3" of "BK-73310"), or -1."""
+    head = r"(?<!\w)" if value[:1].isalnum() else ""
+    tail = r"(?!\w)" if value[-1:].isalnum() else ""
     best = -1
-    for m in re.finditer(re.escape(value), text):
+    for m in re.finditer(head + re.escape(value) + tail, text):
         best = m.start()
     return best
 
