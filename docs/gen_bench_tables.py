@@ -229,7 +229,9 @@ def report(r: dict[str, Any]) -> str:
         f"{f['trials']:,} trials ({f['file_mb']:.0f} MB, read by {readers}), {f['classes']} classes, "
         f"B = {f['bootstrap']:,}, {f['formats']} formats: read and validate {f['read_s']:.2f} s, analyze "
         f"and bootstrap {f['analyze_s']:.2f} s, render and write {f['render_s']:.2f} s; wall "
-        f"{f['wall_s']:.2f} s, {wall_ok} the {f['target_s']:.0f} s target; peak memory at most "
+        f"{f['wall_s']:.2f} s, {wall_ok} the {f['target_s']:.0f} s target; the same read with the strict "
+        f"reader in `read_trial_line`'s place took {f['read_strict_s']:.2f} s "
+        f"({f['read_strict_s'] / f['read_s']:.2f}× as long); peak memory at most "
         f"{f['peak_mb']:,.0f} MB, {mem_ok} the {f['target_mb'] / 1024:.0f} GB target; measured by "
         f"{_source(r, 'report')}"
     )
