@@ -124,6 +124,11 @@ def pct(n: int, d: int):
     return None if d == 0 else round(100.0 * n / d, 1)
 
 
+def _labels_at(cands: list[dict], labels: dict, level: float) -> list[dict]:
+    """The labels of the labelled candidates at one requested level."""
+    return [labels[c["id"]] for c in cands if c["level"] == level and c["id"] in labels]
+
+
 def compute(tag: str) -> dict:
     tasks = read_jsonl(TASKS)
     slots = {t["id"]: list((t.get("slots") or {}).values()) for t in tasks}
@@ -164,6 +169,13 @@ def compute(tag: str) -> dict:
             },
             "tasks_with_variant_per_level": {
                 str(lv): len({c["task_id"] for c in cc if c["level"] == lv}) for lv in sorted(levels)
+            },
+            "natural_per_level": {
+                str(lv): [
+                    sum(1 for x in _labels_at(cc, labels, lv) if x["natural"]),
+                    len(_labels_at(cc, labels, lv)),
+                ]
+                for lv in sorted(levels)
             },
         }
         if cls == "self_correction" and correctable is not None:
@@ -219,6 +231,16 @@ def cmd_table(args) -> None:
         )
         + f" (levels {LEVELS}).",
     ]
+    if r["labelled"]:
+        lines += [
+            "",
+            "Natural candidates of the labelled ones, per level: "
+            + "; ".join(
+                f"{cls} " + " ".join(f"{a}/{b}" for a, b in row["natural_per_level"].values())
+                for cls, row in r["classes"].items()
+            )
+            + f" (levels {LEVELS}).",
+        ]
     if r["unlabelled"]:
         lines += ["", f"WARNING: {len(r['unlabelled'])} candidates have no label."]
     print("\n".join(lines))

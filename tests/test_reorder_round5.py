@@ -35,6 +35,10 @@ from tests.test_reorder_rules import _all_texts, _task
         # never a fixed pair without a second determiner, never when a later "it" may mean
         # the nearer one, never before "from X" (which may belong to the second alone)
         ("Bring the salt and pepper.", {}, set()),
+        # ... nor after a preposition (the second may be the partner of the noun before it),
+        # nor when one of them leans on the other ("the new one")
+        ("Book a table for two and a high chair.", {}, set()),
+        ("Replace the old filter and the new one.", {}, set()),
         ("I bought a tent and a stove last week. It was broken.", {}, set()),
         ("Order a pizza and two cokes from Luigi.", {}, set()),
         # a trailing "if" clause with its own subject opens the sentence
@@ -43,6 +47,14 @@ from tests.test_reorder_rules import _all_texts, _task
             {},
             {"If the match runs late, what time do you close?"},
         ),
+        (
+            "Deliver the wardrobe to the back door if nobody answers at the front.",
+            {},
+            {"If nobody answers at the front, deliver the wardrobe to the back door."},
+        ),
+        # after "tell/know/check ..." an "if/when" clause asks indirectly: it is no condition
+        ("Could you tell me if the pool is open?", {}, set()),
+        ("Do you know when the shop opens?", {}, set()),
         # ... never one that refers back ("it" would come before what it names)
         ("Can you call me back when it is fixed?", {}, set()),
         (
@@ -114,6 +126,8 @@ from tests.test_reorder_rules import _all_texts, _task
                 "Could you pack two towels, a hat, and sunscreen for the trip?",
             },
         ),
+        # a list whose order carries a preference keeps it
+        ("Add oat milk, soy milk and almond milk to my list in order of preference.", {}, set()),
         # ... never before "from X" (the last thing's alone, perhaps), and never split at its
         # commas into clauses that move ("burgers, salad and drinks, buns")
         ("I bought milk, bread and cheese from Aldi.", {}, set()),

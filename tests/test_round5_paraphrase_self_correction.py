@@ -173,6 +173,9 @@ def test_how_much_is_asked_as_what_it_costs() -> None:
     assert variants("How much does a car wash cost on weekends?", "paraphrase") == [
         "What does a car wash cost on weekends?"
     ]
+    # an amount does not cost an amount
+    got = variants("How much is the deposit for a two bedroom flat?", "paraphrase")
+    assert all("cost" not in text for text in got)
 
 
 def test_register_keeps_its_own_questions() -> None:
@@ -202,3 +205,38 @@ def test_a_persons_need_is_never_a_requirement() -> None:
         "I saw the nurse on Friday. She said I'd need a scan. Has the letter been sent yet?", "paraphrase"
     )
     assert got and all("require" not in text for text in got)
+
+
+def test_a_verb_with_re_or_un_opens_an_order_too() -> None:
+    assert "Can you reprint my boarding pass but in colour?" in variants(
+        "Reprint my boarding pass but in colour.", "paraphrase"
+    )
+    assert "Would you unfreeze my savings account?" in variants("Unfreeze my savings account.", "paraphrase")
+    assert "Could you please enlarge the wedding photo to A2?" in variants(
+        "Enlarge the wedding photo to A2.", "paraphrase"
+    )
+
+
+def test_a_childs_age_said_again_and_24_hours_are_not_corrected() -> None:
+    got = variants("Can I book a check-up for my son, he's 6, on Friday at 9am?", "self_correction")
+    assert got and all("he's 6," in text for text in got)
+    assert wrong("24", "number", "Is the gym open ", " hours?") == {None}
+    assert wrong("24", "number", "Support is ", "/7.") == {None}
+
+
+def test_the_screen_does_not_find_a_wrong_digit_inside_a_code() -> None:
+    from perturb.generate.perturbations.self_correction import correction_flags
+    from perturb.records import Task
+
+    t = Task(
+        id="t",
+        prompt="Please add 2 extra bags to booking BK-73310.",
+        expected={},
+        grader="json_subset",
+        slots={"bags": "2"},
+    )
+    ok = {"corrections": [{"slot": "bags", "wrong": "3", "final": "2"}]}
+    assert correction_flags(t, "Please add 3, no, 2 extra bags to booking BK-73310.", ok) == []
+    assert correction_flags(t, "Please add 2, no, 3 extra bags to booking BK-73310.", ok) == [
+        "the last value stated is the wrong '3', expected the canonical '2'"
+    ]

@@ -503,6 +503,8 @@ def _part_of_longer_number(value: str, before: str, after: str) -> bool:
     before = before[-_NEAR:]
     if re.match(r"-[A-Za-z]", after):
         return True  # "his 12-month vaccinations": the number is part of an adjective
+    if value.strip() == "24" and re.match(r"\s*(?:-\s*)?(?:hours?\b|/\s*7)", after, re.I):
+        return True  # "open 24 hours", "24/7": the whole day, not a figure
     if not re.fullmatch(r"\d+", value.strip()):
         return False
     year = len(value) == 4 and 1900 <= int(value) <= 2100

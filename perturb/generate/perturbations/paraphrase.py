@@ -138,7 +138,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if heads_label(rest[m.end() :]):
         return []  # "Order number X." names a number; it asks no one to order
     if found is None:
-        if nxt not in d["action_verbs"]:
+        if not _order_verb(nxt):
             return []
         found = ("agent", "")
     group, prefix = found
@@ -193,6 +193,18 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
 _USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
 """Verbs whose doer is the user even in an order to the helper ("Return order X"): never
 framed as the helper's own act ("I need you to return order X")."""
+
+
+_MORE_ORDER_VERBS = frozenset("enlarge downgrade escalate shorten".split())
+
+
+def _order_verb(word: str) -> bool:
+    """``word`` opens a bare order: a known action verb, one of a few more, or a known verb
+    with "re"/"un" before it ("reprint", "redeliver", "unfreeze")."""
+    verbs = _data()["action_verbs"]
+    if word in verbs or word in _MORE_ORDER_VERBS:
+        return True
+    return word[:2] in ("re", "un") and word[2:] in verbs and word[2:] not in ("do", "set", "pay")
 
 
 def _framing_op(
@@ -733,19 +745,27 @@ _WHY_ADJ_RE = re.compile(
 )
 _HAS_BEEN_RE = re.compile(
     r"(?P<aux>Has|Have) (?P<np>it|they|that|this|" + _DET + r"(?: " + _PLAIN + r"){1,3}) been "
-    r"(?P<rest>[a-z]+(?:ed|en|t)\b[^?,;]*)\?$"
+    r"(?P<rest>[a-z]+(?:ed|en|t|id)\b[^?,;]*)\?$"
 )
 _AM_I_RE = re.compile(r"(?P<aux>Am I|Are we) (?P<rest>[a-z][^?,;]*)\?$")
 _DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that) [a-z][^?,;]*)\?$")
 _DOES_VERBS = frozenset(
     "include cover need take accept allow come expire renew work charge apply support offer run ship "
-    "open close start end require count".split()
+    "open close start end require count have".split()
 )
 _HOW_MUCH_RE = re.compile(
     r"How much (?:(?P<does>does) (?P<np1>" + _DET + r"(?: " + _PLAIN + r"){1,3}) cost"
     r"|(?P<is>is) (?P<np2>(?:a|an|the|my) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?))"
     r"(?P<rest>(?= (?:if|when|for|without|with|at|in|on|after|before|per)\b)[^?]*|)\?$"
 )
+
+
+_AMOUNT_NOUNS = frozenset(
+    "deposit deposits fee fees charge charges price prices rent fine fines bill bills total cost costs "
+    "balance refund premium excess rate rates tax amount payment payments deductible salary".split()
+)
+"""Nouns that name an amount: it is an amount, it does not cost one ("How much is the
+deposit" is never "What does the deposit cost")."""
 
 
 def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
@@ -762,7 +782,7 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     m = _HOW_MUCH_RE.match(sentence)
     if m:
         np = m.group("np1") or m.group("np2")
-        if not _has_verbish(np):
+        if not _has_verbish(np) and not set(np.split()) & _AMOUNT_NOUNS:
             return [("question:direct", [(start, end, f"What does {np} cost{m.group('rest')}?")])]
     if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
         _AM_I_RE.match(sentence) or _PRONOUN_WH_RE.match(sentence)

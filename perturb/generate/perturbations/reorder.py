@@ -580,7 +580,7 @@ _NP_OPENERS = frozenset(
 _NP_STOP = frozenset(
     "and or but nor then to for from with of in on at by into onto under over near between "
     "is are was were be been i we you he she it they me us him them please not no "
-    "first second former latter both either neither each".split()
+    "first second former latter both either neither each one ones other another rest".split()
 )
 """Words that end a noun phrase or make an order of two (a clause, a preposition, "first")."""
 _PAIR_FOLLOWERS = frozenset("to for into onto".split())
@@ -598,6 +598,8 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...]
     words, no preposition, verb form of "be", pronoun or ordering word ("first", "the latter",
     "between"); words come before them (a verb: the pair is its object); what follows is
     nothing, a time, or a phrase that belongs to both ("to my list", "for Saturday pickup")."""
+    if _RANKED_RE.search(clause.head):
+        return None
     tokens = _TOKEN_RE.findall(clause.head)
     ands = [i for i, t in enumerate(tokens) if _plain(t) == "and"]
     if len(ands) != 1 or any(t[-1:] in ",;:" for t in tokens):
@@ -620,7 +622,23 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...]
         j -= 1
     first = tokens[j:k]
     before = tokens[:j]
-    if not before or len(first) > 5 or _plain(before[-1]) in ("between", "from", "both", "either"):
+    # after a preposition the pair may not be one ("a table for two and a high chair": the high
+    # chair is the table's partner, not two's)
+    if (
+        not before
+        or len(first) > 5
+        or _plain(before[-1])
+        in _ATTACHING_PREPOSITIONS
+        | _PHRASE_START
+        | {
+            "between",
+            "both",
+            "either",
+            "about",
+            "by",
+            "under",
+        }
+    ):
         return None
     if any(_plain(t) in _NP_STOP for t in first + second):
         return None
@@ -635,6 +653,10 @@ def _pair(clause: Clause, timeish: frozenset[str]) -> tuple[str, tuple[str, ...]
     return " ".join(before), (" ".join(first), " ".join(second)), " ".join(post), " and "
 
 
+_RANKED_RE = re.compile(
+    r"\b(?:prefer(?:ably|ence|red)?|priority|order of|rank(?:ed)?|respectively|choices?|favou?rites?)\b", re.I
+)
+"""Words that make the order of a list carry meaning ("in order of preference: X, Y and Z")."""
 _LIST_LEADS = frozenset(
     "add put buy get order bring need needs want with of me us pack include including send "
     "pick grab take like bought ordered returned sent got brought packed".split()
@@ -650,6 +672,8 @@ def _list_of(body: str, timeish: frozenset[str]) -> tuple[str, tuple[str, ...], 
     (``_LIST_LEADS``), each thing has at most four words and no preposition but "of", no
     pronoun and no time; the sentence has no other comma and no other "and"/"or"; after the
     list comes nothing or a phrase that belongs to all of them ("to/for/into/onto/on ...")."""
+    if _RANKED_RE.search(body):
+        return None
     tokens = _TOKEN_RE.findall(body)
     ands = [i for i, t in enumerate(tokens) if _plain(t) in ("and", "or", "but", "then")]
     commas = [i for i, t in enumerate(tokens) if t.endswith(",")]
@@ -824,15 +848,26 @@ def _split_unit(
 
 _SUBORDINATORS = frozenset("if when unless while after although until before".split())
 _CLAUSE_SUBJECTS = frozenset(
-    "i i'm i've i'd we we're we've you you're my our the a an someone somebody".split()
+    "i i'm i've i'd we we're we've you you're my our the a an someone somebody nobody anyone "
+    "anybody everyone".split()
 )
 _MAIN_OPENERS = frozenset(
     "please set send cancel book call remind turn add tell let give find show check keep hold "
-    "email text move change switch stop pause start renew order make put get "
+    "email text move change switch stop pause start renew order make put get deliver bring park "
+    "reserve store collect drop pick ship arrange schedule transfer sell buy refund return replace "
+    "repair install remove upgrade downgrade extend rebook reschedule confirm notify inform "
     "i we my our".split()
 )
 """Words a main clause may open with and still be lower-cased behind a fronted clause (a
 question word, "please", a verb of request); a name ("Tesco ...") would lose its capital."""
+
+
+_ASKING_WORDS = frozenset(
+    "tell know ask asking check checking see wonder wondering find confirm sure remind notify "
+    "inform advise understand clarify idea curious unsure whether decide matter depends".split()
+)
+"""Verbs after which "if/when" opens an indirect question, not a condition ("tell me if the
+pool is open", "do you know when the shop opens", "remind me when it's due")."""
 
 
 def _trailing_clause(body: str) -> tuple[str, str] | None:
@@ -870,6 +905,8 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
     first = _plain(main[0])
     if first not in _QUESTION_WORDS and first not in _MAIN_OPENERS or main[0].startswith("\ue000"):
         return None
+    if any(_plain(t) in _ASKING_WORDS for t in main):
+        return None  # "Could you tell me if the pool is open?" asks whether: no condition
     if any(_plain(t) in ("and", "but", "or", "because", "so", "then", "than") for t in tokens):
         return None
     sub_text = " ".join(sub)
@@ -1124,6 +1161,9 @@ def units_of(
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
+        for clause in unit.clauses:  # "the old filter and the new one": "one" leans on the first
+            if clause.pair is not None and any(_holds(item, leaning) for item in clause.pair[1]):
+                clause.pair = None
         if refers_later[k]:
             for clause in unit.clauses:
                 clause.pair = None

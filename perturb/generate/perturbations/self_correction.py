@@ -173,15 +173,20 @@ _FAMILY_FACT_RE = re.compile(
 child's age."""
 
 
-_KNOWN_FACT_RE = re.compile(r"\b(?:born\s+(?:on\s+|in\s+)?(?:the\s+)?|now\s+)$", re.I)
-"""A value nobody misstates: a birth date ("he was born on 8 March 2024") or the present
-time read off a clock ("it's now half eight")."""
+_KNOWN_FACT_RE = re.compile(
+    r"\b(?:born\s+(?:on\s+|in\s+)?(?:the\s+)?|now\s+)$"
+    r"|\b(?:wife|husband|partner|son|daughter|child|kid|baby|mum|mom|mother|dad|father|brother|sister)\b"
+    r"[^.;:!?]{0,12}\b(?:she|he)(?:'s|’s|\s+is|\s+turns|\s+turned)\s+$",
+    re.I,
+)
+"""A value nobody misstates: a birth date ("he was born on 8 March 2024"), the present time
+read off a clock ("it's now half eight"), or a child's age said again ("my daughter, she's 7")."""
 
 
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
     if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]) or _KNOWN_FACT_RE.search(
-        ctx.prompt[max(0, span.start - 40) : span.start]
+        ctx.prompt[max(0, span.start - 60) : span.start]
     ):
         return None
     if kind == "place" and _locates_landmark(ctx, span):
@@ -519,8 +524,12 @@ def correction_flags(task: Task, text: str, details: dict[str, Any]) -> list[str
 
 
 def _rfind_word(text: str, value: str) -> int:
+    """Where ``value`` last appears in ``text`` as a whole word (never inside a longer code:
+    the "3" of "BK-73310"), or -1."""
+    head = r"(?<!\w)" if value[:1].isalnum() else ""
+    tail = r"(?!\w)" if value[-1:].isalnum() else ""
     best = -1
-    for m in re.finditer(re.escape(value), text):
+    for m in re.finditer(head + re.escape(value) + tail, text):
         best = m.start()
     return best
 
