@@ -18,6 +18,12 @@ from perturb.generate.perturbations.register import (
 from tests.test_register_round3 import texts
 
 
+def nonempty(got: dict[tuple[float, int], str]) -> list[str]:
+    """The variants, failing when register produced none (a loop over nothing asserts nothing)."""
+    assert got, "register produced no variant"
+    return list(got.values())
+
+
 def test_a_question_with_no_indirect_form_is_framed_after_it_in_a_written_message() -> None:
     got = texts("Why is my parcel so late? It was due on Monday.", {"d": "Monday"})
     assert got[(0.1, 0)] == (
@@ -82,16 +88,16 @@ def test_a_one_sentence_order_gets_no_greeting_or_closing() -> None:
         ("Remind me to water the plants at 7pm.", {"t": "7pm"}),
         ("Add oat milk to my shopping list.", {}),
     ):
-        for text in texts(prompt, slots).values():
+        for text in nonempty(texts(prompt, slots)):
             low = text.lower()
             assert not any(g in low for g in ("sir", "team", "dear", "hello", "good ")), text
             assert not any(c in low for c in ("regards", "reply", "revert", "thanking", "thanks")), text
 
 
 def test_a_dollar_amount_keeps_american_terms_and_a_postcode_keeps_its_name() -> None:
-    for text in texts("I need $300 from an ATM near the hotel, where is one?", {"a": "$300"}).values():
+    for text in nonempty(texts("I need $300 from an ATM near the hotel, where is one?", {"a": "$300"})):
         assert "cash machine" not in text, text
-    for text in texts("no post at home since monday postcode is LS1 4AB", {"p": "LS1 4AB"}).values():
+    for text in nonempty(texts("no post at home since monday postcode is LS1 4AB", {"p": "LS1 4AB"})):
         assert "zip code" not in text, text
 
 
@@ -100,14 +106,14 @@ def test_no_needful_after_a_question_and_no_greeting_repeating_the_first_words()
         "How much is a lesson for two adults? We are free on Sunday mornings.",
         "Our team needs the hall on Friday. Please book it.",
     ):
-        for text in texts(seed_prompt, {}).values():
+        for text in nonempty(texts(seed_prompt, {})):
             if "?" in seed_prompt:
                 assert "needful" not in text, text
             assert not text.startswith(("Hi team, our team", "Hello team, our team")), text
 
 
 def test_i_think_is_never_a_statement_of_knowledge() -> None:
-    for text in texts("cancel my gym membership i think it renews on friday", {"d": "friday"}).values():
+    for text in nonempty(texts("cancel my gym membership i think it renews on friday", {"d": "friday"})):
         assert "as per my knowledge" not in text and "as far as I know" not in text, text
         assert "I'm pretty sure" not in text, text
 
@@ -119,7 +125,7 @@ def test_a_question_keeps_its_subject_and_auxiliary_apart() -> None:
 
 
 def test_no_question_frame_after_a_request_was_framed() -> None:
-    for text in texts("Why was I billed twice? That looks wrong. Please check invoice 4471.", {}).values():
+    for text in nonempty(texts("Why was I billed twice? That looks wrong. Please check invoice 4471.", {})):
         assert not text.endswith(("let me know.", "confirm.")), text
 
 
@@ -135,7 +141,7 @@ def test_a_message_that_writes_i_keeps_added_words_lower_case() -> None:
 
 
 def test_a_question_frame_that_opens_the_message_takes_no_greeting() -> None:
-    for text in texts("how much for a haircut and beard trim", {}).values():
+    for text in nonempty(texts("how much for a haircut and beard trim", {})):
         assert text.startswith("Please tell me, how much"), text
 
 
@@ -149,7 +155,7 @@ def test_a_run_on_is_cut_before_a_subject_that_is_a_protected_value() -> None:
 
 
 def test_an_order_followed_by_a_short_statement_gets_no_letter_formulas() -> None:
-    for text in texts("Turn off the oven. I'm heading out now.", {}).values():
+    for text in nonempty(texts("Turn off the oven. I'm heading out now.", {})):
         low = text.lower()
         assert not any(g in low for g in ("sir", "team", "dear", "hello", "regards", "reply")), text
     assert _drop_subject("Lock it. I'm heading out now.") == "Lock it. Heading out now."
@@ -168,5 +174,5 @@ def test_terse_drops_we_and_a_possessive_before_a_one_word_subject() -> None:
 
 
 def test_any_chance_is_not_asked_twice() -> None:
-    for text in texts("Any chance of a late checkout tomorrow?", {}).values():
+    for text in nonempty(texts("Any chance of a late checkout tomorrow?", {})):
         assert not text.startswith("Please tell me, any"), text

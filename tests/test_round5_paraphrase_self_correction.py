@@ -20,11 +20,14 @@ def variants(prompt: str, cls: str, slots: dict[str, str] | None = None) -> list
 
 def test_a_compound_noun_subject_is_never_split_into_subject_and_verb() -> None:
     # "the garden book" is one noun: never "whether the garden can book arrive before Friday"
-    for cls in ("paraphrase", "register"):
-        got = variants("Can the garden book arrive before Friday?", cls, {"day": "Friday"})
-        assert all("garden can" not in text and "garden could" not in text for text in got)
-    got = variants("Could the gift card holder for my nephew be posted to his school?", "paraphrase")
-    assert all("whether the gift" not in text for text in got)
+    # paraphrase has nothing else to reword here, so it offers nothing at all
+    assert variants("Can the garden book arrive before Friday?", "paraphrase", {"day": "Friday"}) == []
+    assert variants("Can the garden book arrive before Friday?", "register", {"day": "Friday"}) == [
+        "Please tell me, can the garden book arrive before Friday?",
+        "Quick q: can the garden book arrive before Friday?",
+        "Quick question: can the garden book arrive before Friday?",
+    ]
+    assert variants("Could the gift card holder for my nephew be posted to his school?", "paraphrase") == []
 
 
 def test_a_third_party_question_with_a_plain_subject_is_still_asked_indirectly() -> None:
@@ -140,8 +143,15 @@ def test_a_code_in_capitals_is_not_a_word_in_lower_case() -> None:
 
 
 def test_a_birth_date_and_the_time_now_are_not_corrected() -> None:
-    got = variants("My daughter was born on 2 May 2023. Can she join the toddler group?", "self_correction")
-    assert all("2 May 2023" in text and "May 2023," not in text for text in got)
+    got = variants(
+        "My daughter was born on 2 May 2023. Can she join the toddler group on Friday?",
+        "self_correction",
+        {"day": "Friday"},
+    )
+    # the weekday is corrected, the birth date never
+    assert got and all(text.startswith("My daughter was born on 2 May 2023. ") for text in got)
+    assert all(text.endswith("Friday?") and "Friday" not in text[:-7] for text in got)
+    assert all("May 2023," not in text and "May 2023 —" not in text for text in got)
     got = variants("It's now 9pm and my food hasn't come.", "self_correction")
     assert got == []
 
@@ -174,13 +184,13 @@ def test_how_much_is_asked_as_what_it_costs() -> None:
         "What does a car wash cost on weekends?"
     ]
     # an amount does not cost an amount
-    got = variants("How much is the deposit for a two bedroom flat?", "paraphrase")
-    assert all("cost" not in text for text in got)
+    assert variants("How much is the deposit for a two bedroom flat?", "paraphrase") == []
 
 
 def test_register_keeps_its_own_questions() -> None:
     # the extra question rules are paraphrase's: register output is unchanged by them
-    assert all("where it is" not in text for text in variants("Where is it?", "register"))
+    got = variants("Where is it?", "register")
+    assert got and all("where it is" not in text for text in got)
 
 
 def test_a_return_the_user_makes_is_never_the_helpers_own_act() -> None:

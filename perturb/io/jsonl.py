@@ -616,7 +616,10 @@ def _json_tally(value: Any) -> tuple[int, int] | None:
     return total, containers
 
 
-_LONG_DIGITS = re.compile(rb"\d{%d}" % (MAX_INT_DIGITS + 1))
+_LONG_DIGITS = re.compile(rb"(?<![0-9])[0-9]{%d}" % (MAX_INT_DIGITS + 1))
+"""A run of more digits than :data:`MAX_INT_DIGITS`. Only a run's first digit may start a match
+(the look-behind), so the search is linear in the line: without it every digit of a long run
+would start a new attempt (about 4,000x the strict parser's time on a line of 4,300-digit runs)."""
 
 
 def lenient_is_strict(raw: bytes, value: Any) -> bool:

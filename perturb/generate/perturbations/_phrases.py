@@ -47,6 +47,13 @@ def word_after(masked: str, pos: int) -> str:
     return m.group(1).lower() if m else ""
 
 
+_REACH = 200
+"""How far from a matched phrase its context checks look (the words next to it, the first
+four words of its object, whether a sentence starts there). Bounded so that a phrase found
+many times in a long prompt costs the same each time: slicing the whole rest of the prompt
+per match made generation quadratic."""
+
+
 def _fits(entry: dict[str, Any], masked: str, start: int, end: int) -> bool:
     before = word_before(masked, start)
     after = word_after(masked, end)
@@ -58,17 +65,17 @@ def _fits(entry: dict[str, Any], masked: str, start: int, end: int) -> bool:
         return False
     if after in entry.get("not_before", ()):
         return False
-    if entry.get("before_value") and not masked[end:].lstrip(" ").startswith("\ue000"):
+    if entry.get("before_value") and not masked[end : end + _REACH].lstrip(" ").startswith("\ue000"):
         return False
-    if entry.get("after_value") and not masked[:start].rstrip(" ").endswith("\ue001"):
+    if entry.get("after_value") and not masked[max(0, start - _REACH) : start].rstrip(" ").endswith("\ue001"):
         return False
-    lead = masked[:start].rstrip(" \"'“(")
+    lead = masked[max(0, start - _REACH) : start].rstrip(" \"'“(")
     if entry.get("at_start") and lead and lead[-1] not in ".!?;:—–":
         return False
     if entry.get("not_at_start") and (not lead or lead[-1] in ".!?"):
         return False
     if "object_in" in entry:
-        following = re.match(r"[^.?!,;\ue000]*", masked[end:]).group()  # type: ignore[union-attr]
+        following = re.match(r"[^.?!,;\ue000]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
         if not set(re.findall(r"[a-z]+", following.lower())[:4]) & set(entry["object_in"]):
             return False
     return True
@@ -91,7 +98,7 @@ def phrase_ops(masked: str, rules: Sequence[Rule], rng: random.Random, prefix: s
             # as written when matched as written ("I need it for" -> "it's for"); else in the
             # matched case style ("Happy to" at a sentence start -> "I'm happy to")
             new = target if m.group() == entry["from"] else match_case(m.group(), target)
-            lead = masked[: m.start()].rstrip(" \"'“(")
+            lead = masked[max(0, m.start() - _REACH) : m.start()].rstrip(" \"'“(")
             if (not lead or lead[-1] in ".!?") and m.group()[:1].isupper():
                 new = new[:1].upper() + new[1:]  # a sentence start keeps its capital
             ops.append((prefix + entry["from"], [(m.start(), m.end(), new)]))

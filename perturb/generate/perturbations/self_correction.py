@@ -171,6 +171,10 @@ _FAMILY_FACT_RE = re.compile(
 )
 """A fact about the user's own family ("my daughter Lena is 8"): nobody misstates their own
 child's age."""
+_FACT_REACH = 120
+"""How far before a value :data:`_FAMILY_FACT_RE` looks for "my <relative> … is": a bounded
+window keeps the check linear in the prompt (searching the whole prefix for every value made
+long prompts quadratic)."""
 
 
 _KNOWN_FACT_RE = re.compile(
@@ -185,9 +189,9 @@ read off a clock ("it's now half eight"), or a child's age said again ("my daugh
 
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
-    if _FAMILY_FACT_RE.search(ctx.prompt[: span.start]) or _KNOWN_FACT_RE.search(
-        ctx.prompt[max(0, span.start - 60) : span.start]
-    ):
+    if _FAMILY_FACT_RE.search(
+        ctx.prompt, max(0, span.start - _FACT_REACH), span.start
+    ) or _KNOWN_FACT_RE.search(ctx.prompt[max(0, span.start - 60) : span.start]):
         return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None

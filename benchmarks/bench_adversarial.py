@@ -1,0 +1,104 @@
+"""Linear time on hostile input: generation on repetitive prompts, and the report's trial-line
+reader on a line of long digit runs.
+
+    python benchmarks/bench_adversarial.py [--chars 10000,40000]
+
+Part 1 builds prompts by repeating one short pattern (a word a rule looks around, a phrase a
+check scans after, a value with a family word before it, ...) to each length and times every
+class's rules generator once per prompt (``prepare`` excluded). It prints the seconds and the
+ratio time(longest) / time(shortest): about the length ratio (4 for 10,000 → 40,000) for linear
+work, its square (16) for quadratic. A review of round five found three such patterns that
+were quadratic (``self_correction`` on "the new one and the old one …" took 4–8 s at 50,000
+characters, ``paraphrase`` on "please change it and …" about 4 s).
+
+Part 2 times ``read_trial_line`` (the screened reader ``perturb report`` uses) against the
+strict parser on one trial line whose output is 230 runs of 4,300 digits (about 1 MB). The
+screen's digit-run search was quadratic in a run's length (12.8 s against 0.003 s for the
+strict parser); it now takes milliseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from perturb.generate.perturbations import CLASSES, SkipGeneration, class_names, prepare  # noqa: E402
+from perturb.records import Task, Trial  # noqa: E402
+from perturb.run.store import REPORT_FIX, parse_trial_line, read_trial_line  # noqa: E402
+
+PATTERNS = {
+    "one": "the new one and the old one ",
+    "family": "my son, he's 6 and my daughter, she's ",
+    "change": "please change it and ",
+    "book": "please book the table for two and a high chair ",
+    "list": "milk, eggs, bread, ",
+    "times": "on Saturday at 8pm 12 and 3 ",
+    "questions": "Where is it? Why is it late? Has it been paid for? ",
+    "requests": "Could you reprint my boarding pass and unlock the door for me and ",
+}
+
+
+def _prompt(pattern: str, chars: int) -> str:
+    return (pattern * (chars // len(pattern) + 1))[:chars].rstrip() + "."
+
+
+def _generate_seconds(cls: str, prompt: str) -> float:
+    ctx = prepare(Task(id="t1", prompt=prompt, expected="x", grader="exact"))
+    start = time.perf_counter()
+    try:
+        CLASSES.get(cls).generate(ctx, 0.5, random.Random(1), 0)
+    except SkipGeneration:
+        pass
+    return time.perf_counter() - start
+
+
+def _digit_line() -> bytes:
+    output = " ".join(["7" * 4300] * 230)
+    return (
+        '{"run_id":"bench","suite":"bench","task_id":"t1","variant_id":"t1/canonical",'
+        f'"variant_sha256":"sha256:{"a" * 64}","perturbation":"canonical","level":null,"epsilon":0.0,'
+        f'"weight":1.0,"attempt":0,"outcome":"wrong","output":"{output}","error":null,"latency_s":0.1,'
+        '"usage":{"input_tokens":1,"output_tokens":1,"cost_usd":0.0},"seed":0,"retry":0}\n'
+    ).encode()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chars", default="10000,40000", help="comma-separated prompt lengths in characters")
+    args = ap.parse_args()
+    sizes = [int(x) for x in args.chars.split(",")]
+    worst = 0.0
+    steep: list[str] = []
+    print(f"generation, seconds at {' / '.join(f'{n:,}' for n in sizes)} characters (ratio last/first)")
+    for name, pattern in PATTERNS.items():
+        cells = []
+        for cls in class_names():
+            secs = [_generate_seconds(cls, _prompt(pattern, n)) for n in sizes]
+            ratio = secs[-1] / max(secs[0], 1e-3)
+            worst = max(worst, secs[-1])
+            if ratio > 1.5 * sizes[-1] / sizes[0] and secs[-1] > 0.05:
+                steep.append(f"{cls} on {name} ({ratio:.1f}x)")
+            cells.append(f"{cls} {'/'.join(f'{s:.2f}' for s in secs)} ({ratio:.1f}x)")
+        print(f"  {name:<10} " + "; ".join(cells))
+    print(f"slowest single generation: {worst:.2f} s; length ratio {sizes[-1] / sizes[0]:.0f}")
+    print("steeper than 1.5x the length ratio: " + (", ".join(steep) or "none"))
+    raw = _digit_line()
+    start = time.perf_counter()
+    read_trial_line(raw, "trials.jsonl", 1)
+    screened = time.perf_counter() - start
+    start = time.perf_counter()
+    Trial.model_validate(parse_trial_line(raw, "trials.jsonl", 1, REPORT_FIX))
+    strict = time.perf_counter() - start
+    print(
+        f"trial line of 230 runs of 4,300 digits ({len(raw):,} bytes): read_trial_line {screened:.3f} s, "
+        f"strict parser {strict:.3f} s, ratio {screened / max(strict, 1e-6):.1f}"
+    )
+
+
+if __name__ == "__main__":
+    main()
