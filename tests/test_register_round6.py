@@ -110,3 +110,24 @@ def test_the_same_formal_formula_is_not_used_twice() -> None:
     for seed in range(10):
         out = _question(text, "formal_british", random.Random(seed))
         assert out.lower().count("i would be grateful") == 1
+
+
+def test_a_voice_command_asked_as_a_question_ends_with_a_question_mark() -> None:
+    got = texts("Book me a haircut with Sam next Thursday morning", {"d": "next Thursday morning"})
+    assert got[(0.1, 0)] == "Please could you book me a haircut with Sam next Thursday morning?"
+    assert got[(0.1, 1)] == "Kindly book me a haircut with Sam next Thursday morning"
+
+
+def test_confirm_never_follows_a_yes_no_question_with_a_wh_question_joined_on() -> None:
+    got = texts("Is the deposit refundable, and when do I get it back?", {})
+    assert not any("confirm" in t.lower() for t in got.values())
+    assert got[(0.1, 1)] == "Is the deposit refundable, and when do I get it back? Kindly let me know."
+
+
+def test_he_is_and_she_is_are_contracted_and_expanded() -> None:
+    assert (
+        _expand("She's arriving on Friday and he's not sure.")
+        == "She is arriving on Friday and he is not sure."
+    )
+    # "she's got" is "she has got": left as written
+    assert _expand("She's got a cold.") == "She's got a cold."

@@ -470,6 +470,8 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
     elif not tail and out[-1:] in ".?":
         out = out[:-1] + ("?" if question else ".")
+    elif not tail and question and message_style(masked) == "spoken" and out[-1:] not in "!":
+        out += "?"  # a voice command asked as a question: "Could you possibly book me X?"
     return masked[:a] + out + masked[b:]
 
 
@@ -629,8 +631,10 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if before and opens and (plain or reg == "terse_us") and (first != "any" or reg == "terse_us"):
             return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
         after = list(style.get("question_after", []))
-        if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence):
-            after += style.get("question_after_yes_no", [])  # never "X, or Y? Please confirm."
+        joined_wh = re.search(r"\b(?:and|or)\s+(?:what|when|where|who|how|why|which)\b", sentence, re.I)
+        if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence) and not joined_wh:
+            # never "X, or Y? Please confirm." nor "Is it X, and who do I ask? Kindly confirm."
+            after += style.get("question_after_yes_no", [])
         after = [s for s in after if not _said_already(masked, s)] or after
         if after and not plain:
             # at the end of the message, after what the question leans on ("Why is my mailbox
