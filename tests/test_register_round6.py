@@ -129,5 +129,8 @@ def test_he_is_and_she_is_are_contracted_and_expanded() -> None:
         _expand("She's arriving on Friday and he's not sure.")
         == "She is arriving on Friday and he is not sure."
     )
-    # "she's got" is "she has got": left as written
-    assert _expand("She's got a cold.") == "She's got a cold."
+    # "'s" before a participle is "has": "she's got" is "she has got", "it's been" "it has been"
+    assert _expand("She's got a cold.") == "She has got a cold."
+    assert _expand("I think it's been lost and there's been no reply.") == (
+        "I think it has been lost and there has been no reply."
+    )

@@ -243,7 +243,10 @@ def _expand(masked: str) -> str:
             if short.endswith("'d") and nxt not in _D_OK:
                 return m.group()
             if short.endswith("'s") and nxt in _S_BAD:
-                return m.group()
+                if short == "let's":
+                    return m.group()
+                # "it's been lost" is "it has been lost", never "it is been lost"
+                return match_case(m.group(), full.split(" ", 1)[0] + " has") + (m.group(1) or "")
             if short == "can't" and full == "can not":
                 return m.group()
             if short.endswith("n't") and _INVERTED_RE.search(m.string[: m.start()]):
@@ -470,8 +473,14 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
     elif not tail and out[-1:] in ".?":
         out = out[:-1] + ("?" if question else ".")
-    elif not tail and question and message_style(masked) == "spoken" and out[-1:] not in "!":
-        out += "?"  # a voice command asked as a question: "Could you possibly book me X?"
+    elif (
+        not tail
+        and question
+        and message_style(masked) != "lower"
+        and len(sentence_spans(masked)) == 1
+        and out[-1:] != "!"
+    ):
+        out += "?"  # a one-sentence order asked as a question: "Could you possibly book me X?"
     return masked[:a] + out + masked[b:]
 
 
