@@ -57,12 +57,13 @@ def test_a_lower_case_message_gets_two_different_registers() -> None:
     }
 
 
-def test_a_complaint_with_nothing_to_reword_becomes_a_framed_letter_or_a_text() -> None:
+def test_a_complaint_with_nothing_to_reword_becomes_a_text() -> None:
     got = texts("cant open the app after the update", {})
-    # the Indian-English register may frame a text as a short letter; the formal one never
-    # does ("Hello, I cannot open the app ..." read as a register mix), so texting is used
+    # the formal register never frames a text as a letter ("Hello, I cannot open the app ..."
+    # read as a register mix), and since round six neither does the Indian-English one on a
+    # lower-case one-liner (a greeting or closing alone is no register shift): texting is used
     assert got[(0.1, 0)] == "cant open the app after the update pls help"
-    assert got[(0.1, 1)] == "I can't open the app after the update. Thanks and regards."
+    assert got[(0.1, 1)] == "cant open the app after the update pls help"
 
 
 def test_a_lower_case_question_is_asked_in_full() -> None:

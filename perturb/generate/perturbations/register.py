@@ -59,7 +59,7 @@ from perturb.generate.perturbations._context import (
     load_data,
     masked_change_share,
 )
-from perturb.generate.perturbations._phrases import Rule, apply_edits, compile_rules, phrase_ops
+from perturb.generate.perturbations._phrases import Op, Rule, apply_edits, compile_rules, phrase_ops
 from perturb.generate.perturbations._text import (
     capitalize_first,
     decapitalize_first,
@@ -229,6 +229,11 @@ def _contract(masked: str) -> str:
     return masked
 
 
+_INVERTED_RE = re.compile(r"(?:^|[.!?]\s+|\b(?:why|how|what|when|where|who|which)\s+)$", re.I)
+"""What comes before an auxiliary that opens a question: the subject follows the auxiliary."""
+_SUBJECT_PRONOUNS = frozenset("i you he she it we they this that there".split())
+
+
 def _expand(masked: str) -> str:
     for full, short in _data()["contractions"]:
         rx = re.compile(r"(?<![\w'])" + re.escape(short) + r"(?![\w'])(\s+([A-Za-z]+))?", re.I)
@@ -238,9 +243,19 @@ def _expand(masked: str) -> str:
             if short.endswith("'d") and nxt not in _D_OK:
                 return m.group()
             if short.endswith("'s") and nxt in _S_BAD:
-                return m.group()
+                if short == "let's":
+                    return m.group()
+                # "it's been lost" is "it has been lost", never "it is been lost"
+                return match_case(m.group(), full.split(" ", 1)[0] + " has") + (m.group(1) or "")
             if short == "can't" and full == "can not":
                 return m.group()
+            if short.endswith("n't") and _INVERTED_RE.search(m.string[: m.start()]):
+                # "Why hasn't it been filled?" -> "Why has it not been filled?" (never "Why has
+                # not it"); before any other subject the contraction stays ("Why hasn't my X")
+                if nxt not in _SUBJECT_PRONOUNS:
+                    return m.group()
+                aux, neg = full.rsplit(" ", 1) if " " in full else (full[:-3], "not")
+                return match_case(m.group(), aux) + (m.group(1) or "") + " " + neg
             return match_case(m.group(), full) + (m.group(1) or "")
 
         masked = rx.sub(one, masked)
@@ -257,6 +272,15 @@ def _terse_words(masked: str) -> str:
 _NP_TO_RE = re.compile(r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop|work|turn)\b")
 """A noun phrase followed by "to <verb>" ("the heating to come on", "the rating to be 4.2"):
 a noun opener ("Gimme", "I should be grateful for") cannot take it."""
+
+
+_CAUSATIVE_RE = re.compile(
+    r"(?:a|an|the|my|some|another|it|them|this|that)\b(?:\s+(?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?\s+"
+    r"(?:[a-z]{3,}ed|made|done|seen|sent|taken|fixed|cut|set|put|redone|remade)\b",
+    re.I,
+)
+"""An object followed by a past participle ("a new one made", "my brakes checked"): "Can I
+get X made?" asks whether something can be done; as "I want X made" it asks nothing."""
 
 
 def _opener(
@@ -290,6 +314,9 @@ def _opener(
         )
         if noun and np_to:
             continue  # "I want the heating to come on" is not "Gimme the heating to come on"
+        asks_if = noun is not None and noun.group().lower().startswith(("can", "could"))
+        if noun and asks_if and _CAUSATIVE_RE.match(rest[noun.end() :]):
+            continue  # "can i get a new one made before X" asks whether it can be done, not for it
         if noun and re.match(r"(?:a|an|the|my|some|another)\b", rest[noun.end() :], re.I):
             options = list(
                 style.get("spoken_noun_openers", style["noun_openers"]) if plain else style["noun_openers"]
@@ -305,8 +332,9 @@ def _opener(
             m = _OPENER_RE.match(rest)
             prefix = m.group() if m else ""
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
-            if word and heads_label(rest[len(prefix) + word.end() :]):
-                continue  # "Order number X." names a number; it asks no one to order
+            after = rest[len(prefix) + word.end() :] if word else ""
+            if word and (heads_label(after) or _names_subject(after)):
+                continue  # "Order number X." names a number; "Order X arrived today" tells what it did
             if not word or not (
                 word.group().lower() in verbs
                 or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
@@ -372,6 +400,21 @@ def _imperative(sentence: str, verbs: set[str]) -> bool:
     return bool(_OBJECT_START_RE.match(sentence[m.end() :]))
 
 
+_SUBJECT_VERB_RE = re.compile(
+    r"\s*(?:#\s*)?(?:\ue000[^\ue001]*\ue001|[A-Za-z]*\d[\w-]*)\s+(?:(?:never|still|just|finally|already|only|has|have|had)\s+)?"
+    r"(?:[a-z]{3,}ed(?=\s+(?:(?:today|yesterday|on|at|in|last|this|to|from|with|but|and)\b|\ue000)|[.,!?]|$)|is|was|were|are|has|hasn't|hadn't|isn't|wasn't|won't|didn't|doesn't|keeps|came|went|got|"
+    r"broke|showed|turned|left|never|still)\b"
+)
+"""A value followed by a verb of its own: the word before the value is a noun that names it
+("Order FL-3098 arrived today", "Booking 5521 was cancelled"), not a verb asking for it."""
+
+
+def _names_subject(after_word: str) -> bool:
+    """Whether the text after a verb-looking word makes that word a noun naming the subject of
+    a statement ("Order" in "Order X arrived today"): no one is asked to order anything."""
+    return _SUBJECT_VERB_RE.match(after_word) is not None
+
+
 def _one_command(masked: str) -> bool:
     """A short one-sentence order, with or without "please"/"can you" and a full stop ("Set an
     alarm for 6:30 tomorrow.", "Can you remind me to X?"): what a user says to a device, so no
@@ -392,7 +435,7 @@ def _one_command(masked: str) -> bool:
     body = masked[m.end() :] if m else masked
     word = re.match(r"[A-Za-z]+", body)
     verbs = set(load_data("paraphrase")["action_verbs"])
-    if word is None:
+    if word is None or _names_subject(body[word.end() :]):
         return False
     return word.group().lower() in verbs or _imperative(body, verbs)
 
@@ -430,15 +473,35 @@ def _with_opener(masked: str, a: int, b: int, lead: str, body: str, new: str, re
         out = out[: tail[0]] + "? " + out[tail[1]].upper() + out[tail[1] + 1 :]
     elif not tail and out[-1:] in ".?":
         out = out[:-1] + ("?" if question else ".")
+    elif (
+        not tail
+        and question
+        and message_style(masked) != "lower"
+        and len(sentence_spans(masked)) == 1
+        and out[-1:] != "!"
+    ):
+        out += "?"  # a one-sentence order asked as a question: "Could you possibly book me X?"
     return masked[:a] + out + masked[b:]
 
 
+_MARKED_RE = re.compile(r"\bsir\b|needful|revert|thanking you", re.I)
+"""Letter formulas that mark the register by themselves ("Dear sir,", "Please do the
+needful."); "Hi team," or "Thanks a lot." alone only frame a message, they shift nothing."""
+
+
 def _greeting(
-    masked: str, reg: str, rng: random.Random, formal: bool, keeps_capital: Callable[[str], bool]
+    masked: str,
+    reg: str,
+    rng: random.Random,
+    formal: bool,
+    keeps_capital: Callable[[str], bool],
+    marked: bool = False,
 ) -> str:
     """Add (or swap) a greeting. Formal greetings ("Dear Sir or Madam,") only come with a
     formally phrased request; the next word is lower-cased unless it must keep its capital,
-    in which case the greeting stands alone ("Hello sir! First cancel ...")."""
+    in which case the greeting stands alone ("Hello sir! First cancel ..."). ``marked``: a text
+    written out as a letter, whose greeting must mark the register ("Dear sir,", never "Hi
+    team,")."""
     style = _data()[reg]
     m = _GREETING_RE.match(masked)
     if reg == "terse_us":
@@ -447,6 +510,8 @@ def _greeting(
         rest = masked[m.end() :]
         return rest[:1].upper() + rest[1:]
     options = style["greetings"] + (style["formal_greetings"] if formal else [])
+    if marked:
+        options = [o for o in options if _MARKED_RE.search(o)] or options
     rest = masked[m.end() :] if m else masked
     opening = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)[:3]}
     # never "Hi team, our team, the Rovers, ...": the greeting's noun is not the next words'
@@ -468,9 +533,11 @@ _ASKS_RE = re.compile(
 """Something asked or requested, which a closing's thanks can refer to."""
 
 
-def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True) -> str:
+def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True, marked: bool = False) -> str:
     """Add (or swap) a closing; ``asks``: whether the message asks or requests anything (a
-    terse thanks needs something to thank for)."""
+    terse thanks needs something to thank for); ``marked``: a text written out as a letter,
+    whose closing must mark the register ("Please revert at the earliest.", never "Thanks a
+    lot.")."""
     style = _data()[reg]
     m = _CLOSING_RE.search(masked)
     closings = style["closings"]
@@ -479,6 +546,8 @@ def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True) -> st
     if "?" in masked or re.search(r"\b(?:let me know|tell me|confirm)\b", masked, re.I):
         # a question is answered, not done: "Please do the needful" closes a request only
         closings = [c for c in closings if "needful" not in c] or closings
+    if marked:
+        closings = [c for c in closings if _MARKED_RE.search(c)] or closings
     new = rng.choice(closings)
     body = masked[: m.start()] if m else masked
     if not body.rstrip().endswith((".", "!", "?")):
@@ -488,17 +557,50 @@ def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True) -> st
     return body.rstrip() + " " + new
 
 
+def _said_already(masked: str, phrase: str) -> bool:
+    """Whether the message already has ``phrase``'s formula ("I would be grateful ..."): the
+    same formal formula twice in one message reads as a template."""
+    head = " ".join(phrase.split()[:4]).lower()
+    return len(head.split()) == 4 and head in masked.lower()
+
+
 def _question(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
     """The first direct question asked the register's way ("How many X do I have?" ->
     "Could you kindly tell me how many X I have?"); ``plain``: with the register's spoken
     leads, where it has them."""
     style = _data()[reg]
     leads = style.get("spoken_question_leads", style["question_leads"]) if plain else style["question_leads"]
+    leads = [lead for lead in leads if not _said_already(masked, lead[0])] or leads
     for a, b in sentence_spans(masked):
-        ops = question_ops(masked, a, b, rng, leads)
+        ops = _indirect_ops(masked, a, b, rng, leads)
         if ops:
             return apply_edits(masked, ops[0][1])
     return masked
+
+
+_JOINED_DIRECT_RE = re.compile(
+    r"\b(?:and|or|but)\s+(?:(?:at\s+)?(?:what|when|where|how|why|which|who)(?:\s+[a-z]+)?\s+)?"
+    r"(?:do|does|did|is|are|was|were|can|could|should|shall|will|would|has|have|may|must)\s+"
+    r"(?:i|you|we|they|it|he|she|that|this|there)\b",
+    re.I,
+)
+"""A direct question joined on after "and"/"or" ("... or should I come back in", "..., and
+what time do you close"): inside an indirect question it reads as a blend of the two."""
+
+
+def _indirect_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op]:
+    """``question_ops`` for the sentence ``masked[a:b]``, without the rewrites that would ask
+    one question indirectly and leave a second one joined on direct ("... tell me whether that
+    is normal or should I come back in"): such a sentence is left for the question frame."""
+    out = []
+    for name, edits in question_ops(masked, a, b, rng, leads):
+        new = apply_edits(masked, edits)
+        lo = min(e[0] for e in edits)
+        hi = lo + len(new) - len(masked) + max(e[1] for e in edits)
+        if _JOINED_DIRECT_RE.search(new[lo:hi]):
+            continue
+        out.append((name, edits))
+    return out
 
 
 _DIRECT_QUESTION_RE = re.compile(
@@ -523,7 +625,7 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
     style = _data()[reg]
     spans = sentence_spans(masked)
     for a, b in spans if style["question_leads"] else ():
-        if question_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
+        if _indirect_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
             return masked  # asked indirectly by the register's question leads instead
     for i, (a, b) in enumerate(spans):
         sentence = masked[a:b]
@@ -538,8 +640,11 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if before and opens and (plain or reg == "terse_us") and (first != "any" or reg == "terse_us"):
             return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
         after = list(style.get("question_after", []))
-        if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence):
-            after += style.get("question_after_yes_no", [])  # never "X, or Y? Please confirm."
+        joined_wh = re.search(r"\b(?:and|or)\s+(?:what|when|where|who|how|why|which)\b", sentence, re.I)
+        if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence) and not joined_wh:
+            # never "X, or Y? Please confirm." nor "Is it X, and who do I ask? Kindly confirm."
+            after += style.get("question_after_yes_no", [])
+        after = [s for s in after if not _said_already(masked, s)] or after
         if after and not plain:
             # at the end of the message, after what the question leans on ("Why is my mailbox
             # full? I only have 2 GB. I would be grateful if you could let me know."), before
@@ -636,6 +741,14 @@ _BARE_CONTRACTIONS = {
     "whats": "what's",
     "thats": "that's",
     "theres": "there's",
+    "hes": "he's",
+    "shes": "she's",
+    "youre": "you're",
+    "theyre": "they're",
+    "couldnt": "couldn't",
+    "wouldnt": "wouldn't",
+    "shouldnt": "shouldn't",
+    "wheres": "where's",
 }
 """Contractions typed without the apostrophe in a text message ("cant", "whats")."""
 _DROPPED_SUBJECT = {
@@ -655,11 +768,15 @@ _QUESTION_START = frozenset(
 _CLAUSE_START_RE = re.compile(
     r"\s+(?=(?:can i|could i|can we|could we|can you|could you|do you|do we|should i|should we|"
     r"is there|are there|is it|i need|i want|"
-    r"i'm|i have|i've|why|(?:the|my|our) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"i'm|i have|i've|why|"
+    r"(?:what|how|where|when|which|who)(?: [a-z]+)? (?:do|does|did|can|could|should|will|would) "
+    r"(?:i|we|you|they|it)\b|(?:the|my|our) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
     r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001))? "
     r"(?:is|are|was|were|stopped|broke|keeps|won't|"
     r"isn't|doesn't|didn't|can't)\b|"
-    r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b))",
+    r"i [a-z']+ (?:it|them|this|my|a|an|the|some)\b|"
+    r"(?:he's|she's|they're|he|she|they) (?:got|been|not|is|has|was|won't|can't|isn't|doesn't|didn't)\b|"
+    r"(?:pls|plz|please) (?!help\b)[a-z]+ (?:the|my|a|an|it|them|me|us|this|that|our)\b))",
     re.I,
 )
 """Where a lower-case run-on starts its next sentence ("... in madrid can i appeal it", "...
@@ -700,6 +817,10 @@ def full_sentences(masked: str) -> str:
     for m in _CLAUSE_START_RE.finditer(text):
         if _JOINED_RE.search(text[start : m.start()]):
             continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
+        if re.search(r"\b(?:you|u|and|or|to|just)$", text[start : m.start()], re.I):
+            continue  # "can you please send it": "please" inside the request, not a new one
+        if _ASKED_AUX_RE.search(text[start : m.start()] + " "):
+            continue  # "what do i need to do": the subject of a question, not a new sentence
         if len(text[start : m.start()].split()) >= 3 and len(text[m.end() :].split()) >= 1:
             pieces.append(text[start : m.start()])
             start = m.end()
@@ -726,21 +847,28 @@ def _command(masked: str) -> bool:
     return bool(first and first.group() in verbs) and len(sentence_spans(masked)) == 1
 
 
+_COMPLAINT_RE = re.compile(r"\b(?:cant|can't|wont|won't|doesnt|doesn't|not|error|broken|keeps)\b")
+_FAULT_RE = re.compile(r"\b(?:error|broken|keeps|stopped|crash(?:es|ed|ing)?|freez(?:es|ing)|not working)\b")
+
+
 def _texting_tail(masked: str) -> str:
     """A text-message request gets "pls" at its end ("need a van for saturday pls"); a
     complaint ("cant log in ... error X") gets "pls help"; a question gets neither."""
     if re.search(r"\b(?:pls|please|plz|thx|thanks)\b", masked, re.I):
         return masked
-    first = re.match(r"[a-z']+", masked)
+    first = re.match(r"[a-z']+|\ue000", masked)
     if not first:
         return masked
-    word = first.group()
+    word = first.group()  # a protected value ("outlook keeps crashing") opens a statement
     if word in _QUESTION_START or _CLAUSE_START_RE.search(masked) or masked.rstrip().endswith("?"):
         return masked
     verbs = set(load_data("paraphrase")["action_verbs"])
     if word in verbs or word in ("need", "want", "wanna", "gotta", "looking"):
         return masked.rstrip() + " pls"
-    if re.search(r"\b(?:cant|can't|wont|won't|doesnt|doesn't|not|error|broken|keeps)\b", masked):
+    # after a value that opens it ("outlook keeps crashing"), only a fault asks for help: "noah
+    # wont be in today" tells, it asks nothing
+    fault = _FAULT_RE if word == "\ue000" else _COMPLAINT_RE
+    if fault.search(masked):
         return masked.rstrip() + " pls help"
     return masked
 
@@ -847,6 +975,9 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     plain = style != "written" or command  # also a text message: plain openers, no "I cannot"
     start = ctx.masked
     written: list[str] = []
+    # a lower-case one-liner (one sentence even when written out) takes no greeting or closing,
+    # so it never becomes a letter: "noah won't be in today. Waiting for your reply." asks nothing
+    one_liner = style == "lower" and len(sentence_spans(full_sentences(ctx.masked))) == 1
     if style == "lower" and reg != "terse_us":
         if _command(ctx.masked):
             # "turn the volume up to 30" is said to a device: no "Might I ask you to ..." and
@@ -893,7 +1024,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     # a text message that only became full sentences is a register shift once it is also
     # framed as a letter ("Hello, my gas bill went up ... Why? Thanks and regards.")
     letter = (
-        "full_sentences" in changes
+        not one_liner
+        and "full_sentences" in changes
         and not set(changes) - SURFACE - _minor_phrases(reg)
         and bool(_data()[reg].get("letters_from_texts"))
     )
@@ -902,11 +1034,11 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     # 2. a greeting and a closing only to reach the level (or to make a letter)
     asks = bool(_ASKS_RE.search(ctx.masked)) or "opener" in changes
     frame: list[tuple[str, Callable[[str, random.Random], str]]] = [
-        ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx))),
-        ("closing", lambda t, r: _closing(t, reg, r, asks)),
+        ("greeting", lambda t, r: _greeting(t, reg, r, formal, _capital_keeper(ctx), marked=letter)),
+        ("closing", lambda t, r: _closing(t, reg, r, asks, marked=letter)),
     ]
     rng.shuffle(frame)
-    if style != "written" or command or (plain and not _data()[reg].get("letters_from_texts")):
+    if style != "written" or command or one_liner or (plain and not _data()[reg].get("letters_from_texts")):
         frame = []  # no "Dear team," before a voice command or a text message written out
     framed = re.match("|".join(re.escape(q) for q in _data()[reg].get("question_before", [])) or "$^", masked)
     for name, op in frame:
