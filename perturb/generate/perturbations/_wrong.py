@@ -214,6 +214,10 @@ def wrong_count(
         return None  # a long bare number is a code (zip, account), not a count
     if word and match.group().lower() == "one" and _PRONOUN_ONE_RE.search(before + value[: match.start()]):
         return None  # "the old one stopped working": a pronoun, not a count
+    if word and match.group().lower() == "one" and re.match(r"\s+of\b", tail or after, re.I):
+        return None  # "one of the legs", "one of my back teeth": picks one out, counts nothing
+    if not money and _inside_name(before + value[: match.start()], tail or after):
+        return None  # "the Euro Stoxx 50 ETF", "the FTSE 100 index": part of a name
     version = re.search(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])", value)
     if version and not money and re.search(r"[A-Z][A-Za-z]*\s+$", before + value[: version.start()]):
         # "Python 3.12", "iOS 17.2": a version is misremembered in its last part only
@@ -252,6 +256,10 @@ def wrong_count(
     if m and not ordinal and not label and 5 <= n < 20 and n % 5 == 0 and (money or noun.lower() in _UNITS):
         # "$15", "10 GB", "10 mg": a round amount is misremembered as the next round one
         choices = [c for c in (n - 5, n + 5) if c > 0]
+    if _ONLY_RE.search(before + value[: match.start()]):
+        # "ordered 2 armchairs, only 1 turned up": "only" says fewer than expected, so the
+        # wrong count is fewer still (none below 1: then no wrong count)
+        choices = [c for c in choices if 1 <= c < n]
     if m and _round_step(n):  # the same size: "€950" is not misremembered as "€1050"
         choices = [c for c in choices if len(str(c)) == len(str(n))]
     if word:
@@ -289,6 +297,20 @@ def wrong_count(
         at = match.start() + len(text) + value[match.end() :].index(inside)
         out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
     return out
+
+
+_ONLY_RE = re.compile(r"\bonly\s+(?:got\s+|received\s+|have\s+|had\s+)?$", re.I)
+
+
+def _inside_name(before: str, after: str) -> bool:
+    """A number between two capitalised words is part of a name ("the Euro Stoxx 50 ETF",
+    "Windows 11 Pro"): nobody misstates the number of a fund or a product they name."""
+    word = re.match(r"\s+([A-Z]{2,}|[A-Z][a-z]+)\b", after)
+    return (
+        word is not None
+        and word.group(1).lower() not in _UNITS
+        and re.search(r"(?<=[\w,] )[A-Z][A-Za-z&]*\s+$", before) is not None
+    )
 
 
 def _wrong_time(value: str, rng: random.Random, others: Collection[str] = ()) -> str | None:
@@ -346,7 +368,13 @@ def _wrong_date(
 ) -> str | None:
     low = value.lower()
     if low in _RELATIVE:
-        other = _RELATIVE[low][0 if tense(before, after) == "future" else 1]
+        when = tense(before, after)
+        if when == "present":  # "how's my portfolio doing today" -> "... this week", never "tomorrow"
+            other = _NOW.get(low)
+            if other is None:
+                return None
+            return other.capitalize() if value[0].isupper() else other
+        other = _RELATIVE[low][0 if when == "future" else 1]
         if other is None:
             return None
         return other.capitalize() if value[0].isupper() else other
@@ -482,6 +510,10 @@ def wrong_value(
         return _avoiding(lambda: _wrong_date(value, rng, before, avoid, after), avoid_low)
     if kind == "id":
         return _avoiding(lambda: _wrong_id(value, rng), avoid_low)
+    located = _PLACE_CODE_RE.search(before[-_NEAR:])
+    if kind == "slot" and located and re.fullmatch(r"[A-Z]{1,2}\d{1,2}", value):
+        # "zone C4" -> "zone C3": a short code that locates something, read or typed wrong
+        return _avoiding(lambda: _wrong_id(value, rng), avoid_low)
     if kind in ("money", "number", "slot"):
         found = _avoiding(
             lambda: wrong_count(value, rng, after, money=kind == "money", before=before), avoid_low
@@ -496,6 +528,21 @@ def wrong_value(
     return None
 
 
+def fixed_value(value: str, before: str = "", after: str = "") -> bool:
+    """``value`` is one nobody misstates whatever is inside it (a whole day or year, "open 24
+    hours"; a quantity naming a scheme, "the 30 hours funding code"): a value detected inside
+    it is not corrected either."""
+    return _part_of_longer_number(value, before, after)
+
+
+_PLACE_CODE_RE = re.compile(
+    r"\b(?:zone|seat|gate|row|bay|platform|stand|block|unit|room|pitch|plot|locker|space|stall|cabin|"
+    r"desk|level|floor|section|area|hall|court|pod|box)\s+$",
+    re.I,
+)
+"""A noun that a short letter-and-digit code after it locates ("zone C4", "seat 14B", "bay D2")."""
+
+
 def _part_of_longer_number(value: str, before: str, after: str) -> bool:
     """``value`` is one part of a written-out span or number: the year of a tax year
     ("2025/26": the two halves move together or not at all) or a group of a phone number
@@ -505,6 +552,18 @@ def _part_of_longer_number(value: str, before: str, after: str) -> bool:
         return True  # "his 12-month vaccinations": the number is part of an adjective
     if value.strip() == "24" and re.match(r"\s*(?:-\s*)?(?:hours?\b|/\s*7)", after, re.I):
         return True  # "open 24 hours", "24/7": the whole day, not a figure
+    whole = _WHOLE_UNIT_RE.match(value.strip() + (after if re.fullmatch(r"\d+", value.strip()) else ""))
+    if whole and (whole.end() >= len(value.strip()) or _WHOLE_UNIT_RE.fullmatch(value.strip())):
+        return True  # "for another 12 months", "open 24 hours": a whole year or day
+    if (
+        re.search(r"\bthe\s+$", before)
+        and re.fullmatch(r"\d+\s+[a-z]+s", value.strip())
+        and re.match(
+            r"\s+(?!(?:of|for|to|in|on|at|from|and|or|ago|left|later|before|after|notice|each|per|a|an|the)\b)[a-z]{3,}\b",
+            after,
+        )
+    ):
+        return True  # "the 30 hours funding code": a quantity that names a scheme, not a count
     if not re.fullmatch(r"\d+", value.strip()):
         return False
     year = len(value) == 4 and 1900 <= int(value) <= 2100
@@ -513,6 +572,13 @@ def _part_of_longer_number(value: str, before: str, after: str) -> bool:
         or (len(value) == 2 and re.search(r"(?<!\d)\d{4}[/-]$", before))
         or (value.startswith("0") and re.match(r" \d{3}", after))
     )
+
+
+_WHOLE_UNIT_RE = re.compile(
+    r"(?:24\s*(?:hours?|hrs?)|7\s*days|12\s*months|52\s*weeks|365\s*days|60\s*(?:minutes|mins))\b", re.I
+)
+"""A duration that is one whole larger unit ("open 24 hours", "for another 12 months"): a
+day, a week or a year, never misstated as 23 hours or 14 months."""
 
 
 _KIN_RE = re.compile(
@@ -545,10 +611,17 @@ _RELATIVE_PHRASES: dict[str, tuple[str | None, str | None]] = {
     "tomorrow morning": ("tomorrow afternoon", None),
     "tomorrow afternoon": ("tomorrow morning", None),
     "tomorrow evening": ("tomorrow afternoon", None),
+    "end of the month": ("end of next month", "end of last month"),
+    "end of the week": ("end of next week", "end of last week"),
+    "end of the year": ("end of next year", "end of last year"),
 }
 """A relative date and the one a person might say instead, by the tense of its sentence: a
 stolen phone was never stolen "tomorrow", a booking is never made for "last week"; "last week"
 is never "the week before" (before what?)."""
+
+_NOW = {"today": "this week"}
+"""A relative date in a sentence about what is going on now, and the wider one a person might
+say first ("how's my portfolio doing this week, no, today")."""
 
 _RELATIVE = {
     "today": ("tomorrow", "yesterday"),
@@ -558,15 +631,21 @@ _RELATIVE = {
 }
 
 _PAST_RE = re.compile(
-    r"\b(?:was|were|did|didn['’]?t|had|hadn['’]?t|went|left|lost|paid|bought|got|came|sent|made|"
+    r"\b(?:was|were|did|didn['’]?t|had|hadn['’]?t|went|left|lost|paid|bought|(?<!['’]s )(?<!has )"
+    r"(?<!have )(?<!['’]ve )(?<!\bhes )(?<!\bive )got|came|sent|made|"
     r"took|told|said|broke|stole|saw|gave|forgot|missed|\w{3,}ed)\b",
     re.I,
 )
 _FUTURE_RE = re.compile(
-    r"\b(?:will|['’]ll|going to|gonna|want|wanna|need|needs|would|['’]d like|can|could|please|"
-    r"book|move|schedule|reserve|plan|planning|next|tomorrow|coming)\b",
+    r"\b(?:will|['’]ll|won['’]?t|shall|going to|gonna|want|wanna|need|needs|would|['’]d like|can|could|"
+    r"please|book|move|schedule|reserve|plan|planning|next|tomorrow|coming)\b",
     re.I,
 )
+_PRESENT_RE = re.compile(
+    r"\bhow(?:['’]s|\s+is|\s+are)\s[^.?!]{0,40}\b\w{2,}ing\b|\b(?:right\s+now|currently)\b", re.I
+)
+"""A sentence about what is going on now ("how's my portfolio doing today"): "today" there is
+never "tomorrow"."""
 
 
 def sentence_around(before: str, after: str) -> str:
@@ -578,9 +657,15 @@ def sentence_around(before: str, after: str) -> str:
 
 def tense(before: str, after: str) -> str:
     """``past`` for a sentence about what happened (a past verb, nothing pointing ahead:
-    "my phone was stolen last week"), else ``future``."""
+    "my phone was stolen last week"), ``present`` for one about what is going on now (a verb
+    in -ing after "is"/"how's", nothing pointing ahead or back: "how's my portfolio doing
+    today"), else ``future``."""
     sentence = sentence_around(before, after)
-    return "past" if _PAST_RE.search(sentence) and not _FUTURE_RE.search(sentence) else "future"
+    if _FUTURE_RE.search(sentence):
+        return "future"
+    if _PAST_RE.search(sentence):
+        return "past"
+    return "present" if _PRESENT_RE.search(sentence) else "future"
 
 
 def _wrong_relative(value: str, when: str = "future") -> str | None:
@@ -589,7 +674,7 @@ def _wrong_relative(value: str, when: str = "future") -> str | None:
     for phrase, ways in _RELATIVE_PHRASES.items():
         m = re.search(rf"\b{phrase}\b", value, re.I)
         if m:
-            other = ways[0 if when == "future" else 1]
+            other = ways[1 if when == "past" else 0]
             if other is None:
                 return None
             new = match_first_case(m.group(), other)

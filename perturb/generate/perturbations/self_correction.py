@@ -45,7 +45,7 @@ from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans, words
-from perturb.generate.perturbations._wrong import categories, category_of, wrong_value
+from perturb.generate.perturbations._wrong import categories, category_of, fixed_value, wrong_value
 from perturb.generate.slots import Span, detect, find_protected, sentinel
 from perturb.records import Task
 
@@ -85,6 +85,8 @@ DASHED = frozenset({"dash_sorry", "scratch"})
 """Phrasings with a dash: not used in a sentence that already has one."""
 SHORT = frozenset({"no", "i_mean", "no_wait", "lower_i_mean", "lower_no_wait"})
 """Phrasings short enough to sit inside a question between its verb and its subject."""
+LONG = frozenset({"my_mistake", "oops"})
+"""The long apologies: at most one in a message ("..., sorry, my mistake, I meant ...")."""
 _QUESTION_HEAD_RE = re.compile(
     r"^\W*(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(?:\w+\s+)?$", re.I
 )
@@ -187,11 +189,44 @@ _KNOWN_FACT_RE = re.compile(
 read off a clock ("it's now half eight"), or a child's age said again ("my daughter, she's 7")."""
 
 
-def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
-    kind = _kind_of(ctx, span)
+_AGE_RE = re.compile(r"(?:\b(?:he|she|they|I)(?:['’]s|['’]re|['’]m|\s+is|\s+are|\s+am)|\baged)\s+$", re.I)
+"""A bare number said of a person ("He's 9", "I'm 34", "aged 7"): an age, which the one
+telling it knows."""
+_AGE_END_RE = re.compile(r"\s*(?:$|[.,;:!?)—–]|(?:and|but|so|now|today|years?)\b)", re.I)
+
+_CONTRAST_RE = re.compile(r"(?:\bnot|\binstead\s+of|\brather\s+than|\bthe\s+wrong)\s+$", re.I)
+"""A value stated as what it is not ("She lives at 22 Ash Grove, not 22 Ash Road"): a
+correction inside that contrast is a tangle nobody writes."""
+
+_ROOM_TYPES = frozenset({"single", "double", "twin", "suite"})
+_ROOM_NOUN_RE = re.compile(
+    r"\s*(?:$|[.,;:!?)—–]|(?:rooms?|beds?|bedrooms?|occupancy|please|for|with|at|on|in|from|and|or|instead)\b)",
+    re.I,
+)
+"""What may follow a room type that is corrected ("a double room", "a twin, please"): never
+another noun ("double yellows", "a single parent", "twin brother")."""
+
+
+def _not_misstated(ctx: TaskContext, span: Span) -> bool:
+    """Values nobody misstates, whatever their type: a fact about the user's family or the
+    user's own (an age, a birth date, the time now), a value stated as what something is not,
+    a room type's word used for something else ("double yellows")."""
+    before = ctx.prompt[max(0, span.start - 60) : span.start]
+    after = ctx.prompt[span.end : span.end + 40]
     if _FAMILY_FACT_RE.search(
         ctx.prompt, max(0, span.start - _FACT_REACH), span.start
-    ) or _KNOWN_FACT_RE.search(ctx.prompt[max(0, span.start - 60) : span.start]):
+    ) or _KNOWN_FACT_RE.search(before):
+        return True
+    if re.fullmatch(r"\d{1,3}", span.text.strip()) and _AGE_RE.search(before) and _AGE_END_RE.match(after):
+        return True
+    if _CONTRAST_RE.search(before):
+        return True
+    return span.text.strip().lower() in _ROOM_TYPES and not _ROOM_NOUN_RE.match(after)
+
+
+def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
+    kind = _kind_of(ctx, span)
+    if _not_misstated(ctx, span):
         return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None
@@ -207,6 +242,8 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     )
     if whole is not None or span.kind != "slot":
         return None if whole is None else _cut_at_comma(whole, span.text)
+    if fixed_value(span.text, ctx.prompt[max(0, span.start - 120) : span.start], ctx.prompt[span.end :]):
+        return None  # "the 30 hours funding code": nothing inside it is misstated either
     # a multi-word declared slot ("Thursday next week", "Toronto, Ontario"): correct a value
     # detected inside it and restate the whole slot ("Wednesday next week, I mean Thursday
     # next week")
@@ -344,8 +381,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
                 # "make that X" ends a clause: never before a verb or an adjective ("Any time
                 # Friday works for me" -> never "... actually make that Friday works")
                 names = [n for n in names if n != "actually"]
-            # a person does not correct themselves twice with the same words
-            names = [n for n in names if n not in {p for _, _, p in plan}]
+            # a person does not correct themselves twice with the same words, nor twice with a
+            # long apology ("sorry, my mistake, I meant ... oops, that's wrong, I meant")
+            used = {p for _, _, p in plan}
+            names = [n for n in names if n not in used and not (n in LONG and used & LONG)]
             plan.append((i, wrong, rng.choice(names)))
         if not plan:
             continue
