@@ -277,7 +277,9 @@ _PHRASE_STOP = frozenset(
 """Words after which the clause's phrases are not split (a verb phrase or a new clause may
 follow); "to" only ends a phrase region when no "from" opened it."""
 _CLAUSE_TAIL_RE = re.compile(r"(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
-_TOKEN_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1) + r"(?:[-–/][^\s\ue000]*)?|\S+")
+_TOKEN_RE = re.compile(
+    SENTINEL_PATTERN.replace("(", "(?:", 1) + r"(?:[-–/][^\s\ue000]*|['’]s\b)?|\S+"
+)  # "Ava's bag": the possessive stays on its value, never "Ava 's bag"
 _WORD_OR_SENTINEL_RE = re.compile(
     SENTINEL_PATTERN.replace("(", "(?:", 1) + r"|[A-Za-z0-9]+(?:['’][A-Za-z]+)*"
 )
@@ -477,9 +479,17 @@ def _attached(before: list[str], group: list[str], timeish: frozenset[str], afte
       Gate 12 at Lisbon airport", "tickets for the concert in Manchester", "a call with Ann in
       Leeds"); after "for" only when a determiner follows ("for the/my ..."), since "for a 23
       year old driver in Ohio" states the place of the whole request;
-    * a clock time after a day opened by "for" ("for Thursday at 4 pm"): "at 4 pm for Thursday"
-      is no one's wording."""
+    * a clock time after a day opened by "for" or a deadline ("for Thursday at 4 pm", "by
+      Friday at 6"): "at 4 pm for Thursday" is no one's wording, "at 6 by Friday" another time;
+    * "before/after ..." right after a value or a time word ("two days before my next
+      cleaning"): the lead time and its event are one time;
+    * "for <time>" right after a time ("swap thursday for tuesday"): an exchange, one unit."""
     first = _plain(group[0])
+    last = before[-1].rstrip(".,!?") if before else ""
+    if first in ("before", "after") and (last.startswith("\ue000") or _plain(last) in _TIME_WORDS):
+        return True  # "two days before my next cleaning", "on Friday after 5pm": one time
+    if first == "for" and (last in timeish or _plain(last) in _WEEKDAYS) and _has_time(group, timeish):
+        return True  # "swap thursday for tuesday": one value exchanged for another
     timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in group)
     before_timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in before)
     if first in _PLACE_OPENERS and not timed and not (after_phrase and before_timed):
@@ -493,12 +503,19 @@ def _attached(before: list[str], group: list[str], timeish: frozenset[str], afte
                     return nxt.startswith("\ue000") or nxt[:1].isupper() or _plain(nxt) in _DETERMINERS
                 return True
         return False
-    if first == "at" and timed and after_phrase and len(before) > 1 and _plain(before[0]) == "for":
+    # after a deadline ("by Friday at 6") an "at <value>" is its clock time even when the
+    # value was not recognised as one
+    clock = timed or (len(group) == 2 and group[1].startswith("\ue000") and _plain(before[0]) in _DEADLINES)
+    if first == "at" and clock and after_phrase and len(before) > 1 and _plain(before[0]) in _DAY_FOR_CLOCK:
         rest = [t.rstrip(".,!?") for t in before[1:]]
         return any(t in timeish or _plain(t) in _TIME_WORDS for t in rest) and all(
             t in timeish or _plain(t) in _TIME_WORDS or _plain(t) in ("the", "next", "this") for t in rest
         )
     return False
+
+
+_DAY_FOR_CLOCK = frozenset("for by until till before".split())
+_WEEKDAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday mon tues thurs fri".split())
 
 
 _CONJUNCTIONS = frozenset(
@@ -552,6 +569,8 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
         )
     if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
         return False
+    if low in _QUANTIFIERS or low in _DETERMINERS:
+        return False  # "for another 12 months": the value ends a noun phrase its determiner opened
     # "the 6:30 pm spin class": a value inside a noun phrase, not a phrase of its own
     nxt = _plain(tokens[i + 1]) if i + 1 < len(tokens) else ""
     return not nxt or nxt in _PHRASE_START
@@ -563,6 +582,8 @@ _NOT_BEFORE_BARE = frozenset(
 )
 
 
+_QUANTIFIERS = frozenset("another extra further additional more each other some few several any".split())
+"""Words that open a noun phrase a value ends ("another 12 months", "an extra two days")."""
 _TIME_STARTS = frozenset({"this", "next", "last", "every", "tomorrow", "tonight", "today"})
 _ING_NOUNS = frozenset(
     "morning mornings evening evenings thing things something anything nothing everything king ring "
@@ -751,6 +772,13 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
         before = _plain(tokens[i - 1]) if i > 0 else ""
         if before in _PHRASE_START and before not in _TIME_WORDS and before not in _TIME_STARTS:
             return True  # "from next Monday": one phrase
+        if (
+            i > 0
+            and low != "every"
+            and _plain(tokens[i + 1]) in ("week", "weekend", "month", "year")
+            and (tokens[i - 1].rstrip(".,!?") in timeish or before in _WEEKDAYS)
+        ):
+            return True  # "tuesday next week", "the 3rd this month": the period qualifies the day
         return not (_plain(tokens[i + 1]) in _TIME_WORDS or tokens[i + 1].startswith("\ue000"))
     prev = _plain(tokens[i - 1]) if i > 0 else ""
     if re.search(r"(?:ing|ed)$", prev) and prev not in _PHRASE_START and prev not in _ING_NOUNS:
@@ -817,6 +845,8 @@ def _split_unit(
             len(clause_list) == 1
             and body[:1].isupper()
             and bool(last)
+            # never a deadline: "By 10am, could it be delivered?" is no one's question
+            and _first_word(last) not in _DEADLINES
             and (
                 _time_phrase(_TOKEN_RE.findall(last), timeish)
                 if _first_word(body) not in _WH_FRONT
@@ -846,6 +876,7 @@ def _split_unit(
     return Unit(clause_list, end, and_last, len(merged) > 1)
 
 
+_DEADLINES = frozenset("by until till before within".split())
 _SUBORDINATORS = frozenset("if when unless while after although until before".split())
 _CLAUSE_SUBJECTS = frozenset(
     "i i'm i've i'd we we're we've you you're my our the a an someone somebody nobody anyone "
@@ -893,6 +924,11 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
         and not (
             _plain(t) in ("until", "before", "after")
             and (i + 1 >= len(tokens) or _plain(tokens[i + 1]) not in _CLAUSE_SUBJECTS)
+        )
+        # "two days before my next cleaning", "an hour after I land": a lead time, one unit
+        and not (
+            _plain(t) in ("until", "before", "after")
+            and (tokens[i - 1].startswith("\ue000") or _plain(tokens[i - 1]) in _TIME_WORDS)
         )
     ]
     if len(subs) != 1:
