@@ -97,7 +97,9 @@ def test_a_one_sentence_order_gets_no_greeting_or_closing() -> None:
 def test_a_dollar_amount_keeps_american_terms_and_a_postcode_keeps_its_name() -> None:
     for text in nonempty(texts("I need $300 from an ATM near the hotel, where is one?", {"a": "$300"})):
         assert "cash machine" not in text, text
-    for text in nonempty(texts("no post at home since monday postcode is LS1 4AB", {"p": "LS1 4AB"})):
+    for text in nonempty(
+        texts("No post at home since Monday. Postcode is LS1 4AB. Can you check?", {"p": "LS1 4AB"})
+    ):
         assert "zip code" not in text, text
 
 
