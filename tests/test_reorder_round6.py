@@ -54,3 +54,33 @@ from tests.test_reorder_rules import _all_texts, _task
 )
 def test_round_six_keeps_units(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
     assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # "about <value>" names a topic and is a phrase of its own ("about 6" is an amount)
+        (
+            "We talked on the phone on Monday about invoice 7731. Has it been paid yet?",
+            {"day": "Monday", "inv": "7731"},
+            {"We talked on the phone about invoice 7731 on Monday. Has it been paid yet?"},
+        ),
+        # "outside <place>" is a place phrase that a time may pass
+        (
+            "Reserve a parking space outside 9 Kings Road from the 3rd to the 5th of May",
+            {"addr": "9 Kings Road", "a": "the 3rd", "b": "the 5th of May"},
+            {"Reserve a parking space from the 3rd to the 5th of May outside 9 Kings Road"},
+        ),
+        # "every <day>" repeats the order itself: it may open it after a preposition's noun,
+        # never before a verb that arranges something or a "want"
+        (
+            "put £20 into my savings pot every friday",
+            {"amount": "£20", "day": "friday"},
+            {"every friday, put £20 into my savings pot"},
+        ),
+        ("Book a spin class at the Leeds gym every Monday", {"day": "Monday"}, set()),
+        ("I want to go to the gym every day", {}, set()),
+    ],
+)
+def test_round_six_moves(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected

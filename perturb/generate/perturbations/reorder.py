@@ -205,6 +205,8 @@ _PHRASE_START = frozenset(
         "within",
         "during",
         "near",
+        "outside",
+        "about",
         "until",
         "till",
         "starting",
@@ -467,7 +469,7 @@ def split_phrases(
     return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
 
 
-_PLACE_OPENERS = frozenset({"in", "at", "near"})
+_PLACE_OPENERS = frozenset({"in", "at", "near", "outside"})
 _ATTACHING_PREPOSITIONS = frozenset("for from to into of with at in on near".split())
 _DETERMINERS = frozenset("the my our your his her their this that".split())
 
@@ -762,6 +764,10 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     """True when the start word at ``i`` does not open a phrase: "this/next/last/every" not
     followed by a time word, or a word right after another start word ("from 9 to ...")."""
     low = _plain(tokens[i])
+    if low == "about":  # "about unit C-07" names a topic; "about £90", "about 6" are amounts
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        prev = _plain(tokens[i - 1]) if i > 0 else ""
+        return not nxt or nxt.startswith("\ue000") or nxt[:1].isdigit() or prev in _PHRASE_START
     if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
         # "by Queen", "by card", "starting on 15 January" belong to the word before
         nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
@@ -865,7 +871,11 @@ def _split_unit(
         ]
         first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
     if first.frontable and not (question and _first_word(body) in _WH_FRONT):
-        first.frontable = _one_verb_head(first, yes_no=question)
+        first.frontable = _one_verb_head(
+            first,
+            yes_no=question,
+            recurring=bool(first.phrases) and _first_word(first.phrases[-1]) == "every",
+        )
     if not first.frontable and not question and end.startswith(".") and body[:1].isupper():
         first.frontable = _past_front(first, timeish, past)
     if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
@@ -1045,6 +1055,9 @@ belong to: "I need to cancel my appointment on 9 June" (the appointment is on 9 
 need), "I booked an SUV with pickup on 3 May", "chairs arrived broken after the move on 5 May"."""
 
 
+_PREPOSITION_BLOCKERS = frozenset("with for from into about after before since until in on at by".split())
+
+
 _ARRANGING_VERBS = frozenset(
     "book booked booking reserve reserved schedule scheduled arrange arranged order ordered buy "
     "bought get got getting request requested cancel cancelled canceled move moved reschedule "
@@ -1060,7 +1073,7 @@ _COPULAS = frozenset("i'm i’m we're we’re am is are was were".split())
 _REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
 
 
-def _one_verb_head(clause: Clause, yes_no: bool = False) -> bool:
+def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False) -> bool:
     """True when the clause's time phrase can open the sentence without attaching to another
     verb or noun: the head before the phrases is one verb and its object (at most seven words,
     no infinitive, modal "need/want/like", preposition or auxiliary, no verb that arranges
@@ -1083,6 +1096,8 @@ def _one_verb_head(clause: Clause, yes_no: bool = False) -> bool:
     blockers = _HEAD_BLOCKERS - {"with", "at", "in", "near"} if longest == 9 else _HEAD_BLOCKERS
     if yes_no:  # "In October, are dogs allowed at the lake site?": the time is the question's
         blockers = blockers - {"at", "in", "near"}
+    if recurring:  # "every Friday" repeats the order itself; no noun ("the fund") has a rota
+        blockers = blockers - _PREPOSITION_BLOCKERS
     if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
     if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
