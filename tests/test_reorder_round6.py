@@ -26,6 +26,12 @@ from tests.test_reorder_rules import _all_texts, _task
         ("Ping me an hour before the meeting with Dana", {"lead": "an hour", "name": "Dana"}, set()),
         # "<day> for <day>" is an exchange, and "next week" qualifies the day before it
         ("can we move monday for wednesday next week", {"a": "monday", "b": "wednesday"}, set()),
+        # ... but "for <duration>" after a clock time inside a phrase is no exchange
+        (
+            "book a lesson with Ms Park for friday at 3 pm for two hours",
+            {"name": "Ms Park", "day": "friday", "time": "3 pm", "dur": "two hours"},
+            {"book a lesson with Ms Park for two hours for friday at 3 pm"},
+        ),
         # a clock time after a deadline belongs to it ("at 9 by Monday" is another time)
         ("Please have the report ready by Monday at 9", {"day": "Monday", "time": "9"}, set()),
         # a question never opens with a deadline ("By Friday, can it ...?"); a plain day may

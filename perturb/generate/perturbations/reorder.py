@@ -490,7 +490,13 @@ def _attached(before: list[str], group: list[str], timeish: frozenset[str], afte
     last = before[-1].rstrip(".,!?") if before else ""
     if first in ("before", "after") and (last.startswith("\ue000") or _plain(last) in _TIME_WORDS):
         return True  # "two days before my next cleaning", "on Friday after 5pm": one time
-    if first == "for" and (last in timeish or _plain(last) in _WEEKDAYS) and _has_time(group, timeish):
+    bare = len(before) < 2 or _plain(before[-2]) not in _PHRASE_START  # not "at 4 pm for one hour"
+    if (
+        first == "for"
+        and (last in timeish or _plain(last) in _WEEKDAYS)
+        and bare
+        and _has_time(group, timeish)
+    ):
         return True  # "swap thursday for tuesday": one value exchanged for another
     timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in group)
     before_timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in before)
