@@ -450,6 +450,8 @@ def split_phrases(
                 and _plain(g[1]) == "the"
                 and _plain(g[0]) in _ATTACHING_PREPOSITIONS
                 and not _has_time(g, timeish)
+                # "at the Northgate clinic next week": a named place a later time may pass
+                and not (_plain(g[0]) in ("at", "in") and _named_place(g) and _later_time(groups, g, timeish))
             )
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
@@ -470,6 +472,20 @@ def split_phrases(
 
 
 _PLACE_OPENERS = frozenset({"in", "at", "near", "outside"})
+
+
+def _named_place(group: list[str]) -> bool:
+    """ "at/in the <value> <noun>" ("at the Northgate clinic"): a place named by a protected value."""
+    return 3 <= len(group) <= 4 and group[2].startswith("\ue000") and group[-1][-1:] not in ",;:"
+
+
+def _later_time(groups: list[list[str]], group: list[str], timeish: frozenset[str]) -> bool:
+    """True when the groups after ``group`` are all times."""
+    k = next(i for i, g in enumerate(groups) if g is group)
+    rest = groups[k + 1 :]
+    return bool(rest) and all(_has_time(g, timeish) for g in rest)
+
+
 _ATTACHING_PREPOSITIONS = frozenset("for from to into of with at in on near".split())
 _DETERMINERS = frozenset("the my our your his her their this that".split())
 
@@ -1106,7 +1122,13 @@ def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False
         blockers = blockers - _PREPOSITION_BLOCKERS
     if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
-    if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
+    # "the unlimited plan", "my booking": after a determiner or a value the word is a noun
+    nouned = _DETERMINERS | {"a", "an"}
+    if any(
+        _plain(t) in _ARRANGING_VERBS
+        and not (k > 0 and (_plain(tokens[k - 1]) in nouned or tokens[k - 1].startswith("\ue000")))
+        for k, t in enumerate(tokens)
+    ):
         return False
     for k, t in enumerate(tokens):  # "to Glasgow", "to the green tariff"; not "to call the dentist"
         nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
