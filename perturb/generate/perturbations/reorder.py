@@ -437,7 +437,8 @@ def split_phrases(
         end = starts[k + 1] if k + 1 < len(starts) else len(tokens)
         groups.append(tokens[st:end])
     phrases: list[list[str]] = []
-    for g in groups:
+    times_after = _times_after(groups, timeish)
+    for k, g in enumerate(groups):
         before = phrases[-1] if phrases else head_tokens
         if (
             not _valued(g)
@@ -451,7 +452,7 @@ def split_phrases(
                 and _plain(g[0]) in _ATTACHING_PREPOSITIONS
                 and not _has_time(g, timeish)
                 # "at the Northgate clinic next week": a named place a later time may pass
-                and not (_plain(g[0]) in ("at", "in") and _named_place(g) and _later_time(groups, g, timeish))
+                and not (_plain(g[0]) in ("at", "in") and _named_place(g) and times_after[k])
             )
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
@@ -479,11 +480,15 @@ def _named_place(group: list[str]) -> bool:
     return 3 <= len(group) <= 4 and group[2].startswith("\ue000") and group[-1][-1:] not in ",;:"
 
 
-def _later_time(groups: list[list[str]], group: list[str], timeish: frozenset[str]) -> bool:
-    """True when the groups after ``group`` are all times."""
-    k = next(i for i, g in enumerate(groups) if g is group)
-    rest = groups[k + 1 :]
-    return bool(rest) and all(_has_time(g, timeish) for g in rest)
+def _times_after(groups: list[list[str]], timeish: frozenset[str]) -> list[bool]:
+    """Per group: True when at least one group follows it and every one that does is a time
+    (one pass from the end, so the clause stays linear)."""
+    out = [False] * len(groups)
+    all_timed = True
+    for k in range(len(groups) - 1, -1, -1):
+        out[k] = k < len(groups) - 1 and all_timed
+        all_timed = all_timed and _has_time(groups[k], timeish)
+    return out
 
 
 _ATTACHING_PREPOSITIONS = frozenset("for from to into of with at in on near".split())
