@@ -26,6 +26,12 @@ from tests.test_reorder_rules import _all_texts, _task
         ("Ping me an hour before the meeting with Dana", {"lead": "an hour", "name": "Dana"}, set()),
         # "<day> for <day>" is an exchange, and "next week" qualifies the day before it
         ("can we move monday for wednesday next week", {"a": "monday", "b": "wednesday"}, set()),
+        # ... but "for <duration>" after a clock time inside a phrase is no exchange
+        (
+            "book a lesson with Ms Park for friday at 3 pm for two hours",
+            {"name": "Ms Park", "day": "friday", "time": "3 pm", "dur": "two hours"},
+            {"book a lesson with Ms Park for two hours for friday at 3 pm"},
+        ),
         # a clock time after a deadline belongs to it ("at 9 by Monday" is another time)
         ("Please have the report ready by Monday at 9", {"day": "Monday", "time": "9"}, set()),
         # a question never opens with a deadline ("By Friday, can it ...?"); a plain day may
@@ -48,9 +54,61 @@ from tests.test_reorder_rules import _all_texts, _task
                 "Do you have a lost property desk? I left Sam's coat at the Leeds gym on Friday.",
                 "Do you have a lost property desk? On Friday, I left Sam's coat at the Leeds gym.",
                 "On Friday, I left Sam's coat at the Leeds gym. Do you have a lost property desk?",
+                "I left Sam's coat on Friday at the Leeds gym. Do you have a lost property desk?",
+                "Do you have a lost property desk? I left Sam's coat on Friday at the Leeds gym.",
             },
         ),
     ],
 )
 def test_round_six_keeps_units(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # "about <value>" names a topic and is a phrase of its own ("about 6" is an amount)
+        (
+            "We talked on the phone on Monday about invoice 7731. Has it been paid yet?",
+            {"day": "Monday", "inv": "7731"},
+            {"We talked on the phone about invoice 7731 on Monday. Has it been paid yet?"},
+        ),
+        # "outside <place>" is a place phrase that a time may pass
+        (
+            "Reserve a parking space outside 9 Kings Road from the 3rd to the 5th of May",
+            {"addr": "9 Kings Road", "a": "the 3rd", "b": "the 5th of May"},
+            {"Reserve a parking space from the 3rd to the 5th of May outside 9 Kings Road"},
+        ),
+        # "every <day>" repeats the order itself: it may open it after a preposition's noun,
+        # never before a verb that arranges something or a "want"
+        (
+            "put £20 into my savings pot every friday",
+            {"amount": "£20", "day": "friday"},
+            {"every friday, put £20 into my savings pot"},
+        ),
+        (
+            "Book a spin class at the Leeds gym every Monday",
+            {"day": "Monday"},
+            {"Book a spin class every Monday at the Leeds gym"},
+        ),
+        # a word that can arrange ("plan") is a noun after a determiner or a value: the order
+        # may open with its time; as the verb it may not
+        (
+            "Upgrade me to the gold plan from next month.",
+            {"plan": "gold", "when": "next month"},
+            {"From next month, upgrade me to the gold plan."},
+        ),
+        ("Plan my route from next month.", {"when": "next month"}, set()),
+        # a place named by a value after the head ("at the Eastfield surgery") lets a later
+        # time pass it; "for the <value> show" still completes its noun
+        (
+            "i need a flu jab at the Eastfield surgery next week",
+            {"place": "Eastfield"},
+            {"i need a flu jab next week at the Eastfield surgery"},
+        ),
+        ("Send the tickets for the Ivy show to me next week", {"v": "Ivy"}, set()),
+        ("I want to go to the gym every day", {}, set()),
+    ],
+)
+def test_round_six_moves(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
     assert _all_texts(_task(prompt, slots)) == expected

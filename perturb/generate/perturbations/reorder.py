@@ -205,6 +205,8 @@ _PHRASE_START = frozenset(
         "within",
         "during",
         "near",
+        "outside",
+        "about",
         "until",
         "till",
         "starting",
@@ -435,7 +437,8 @@ def split_phrases(
         end = starts[k + 1] if k + 1 < len(starts) else len(tokens)
         groups.append(tokens[st:end])
     phrases: list[list[str]] = []
-    for g in groups:
+    times_after = _times_after(groups, timeish)
+    for k, g in enumerate(groups):
         before = phrases[-1] if phrases else head_tokens
         if (
             not _valued(g)
@@ -448,6 +451,8 @@ def split_phrases(
                 and _plain(g[1]) == "the"
                 and _plain(g[0]) in _ATTACHING_PREPOSITIONS
                 and not _has_time(g, timeish)
+                # "at the Northgate clinic next week": a named place a later time may pass
+                and not (_plain(g[0]) in ("at", "in") and _named_place(g) and times_after[k])
             )
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
@@ -467,7 +472,25 @@ def split_phrases(
     return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
 
 
-_PLACE_OPENERS = frozenset({"in", "at", "near"})
+_PLACE_OPENERS = frozenset({"in", "at", "near", "outside"})
+
+
+def _named_place(group: list[str]) -> bool:
+    """ "at/in the <value> <noun>" ("at the Northgate clinic"): a place named by a protected value."""
+    return 3 <= len(group) <= 4 and group[2].startswith("\ue000") and group[-1][-1:] not in ",;:"
+
+
+def _times_after(groups: list[list[str]], timeish: frozenset[str]) -> list[bool]:
+    """Per group: True when at least one group follows it and every one that does is a time
+    (one pass from the end, so the clause stays linear)."""
+    out = [False] * len(groups)
+    all_timed = True
+    for k in range(len(groups) - 1, -1, -1):
+        out[k] = k < len(groups) - 1 and all_timed
+        all_timed = all_timed and _has_time(groups[k], timeish)
+    return out
+
+
 _ATTACHING_PREPOSITIONS = frozenset("for from to into of with at in on near".split())
 _DETERMINERS = frozenset("the my our your his her their this that".split())
 
@@ -488,7 +511,13 @@ def _attached(before: list[str], group: list[str], timeish: frozenset[str], afte
     last = before[-1].rstrip(".,!?") if before else ""
     if first in ("before", "after") and (last.startswith("\ue000") or _plain(last) in _TIME_WORDS):
         return True  # "two days before my next cleaning", "on Friday after 5pm": one time
-    if first == "for" and (last in timeish or _plain(last) in _WEEKDAYS) and _has_time(group, timeish):
+    bare = len(before) < 2 or _plain(before[-2]) not in _PHRASE_START  # not "at 4 pm for one hour"
+    if (
+        first == "for"
+        and (last in timeish or _plain(last) in _WEEKDAYS)
+        and bare
+        and _has_time(group, timeish)
+    ):
         return True  # "swap thursday for tuesday": one value exchanged for another
     timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in group)
     before_timed = any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in before)
@@ -762,6 +791,10 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
     """True when the start word at ``i`` does not open a phrase: "this/next/last/every" not
     followed by a time word, or a word right after another start word ("from 9 to ...")."""
     low = _plain(tokens[i])
+    if low == "about":  # "about unit C-07" names a topic; "about £90", "about 6" are amounts
+        nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+        prev = _plain(tokens[i - 1]) if i > 0 else ""
+        return not nxt or nxt.startswith("\ue000") or nxt[:1].isdigit() or prev in _PHRASE_START
     if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
         # "by Queen", "by card", "starting on 15 January" belong to the word before
         nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
@@ -865,7 +898,11 @@ def _split_unit(
         ]
         first.frontable = opener in _ORDER_OPENERS and len(timed) == 1
     if first.frontable and not (question and _first_word(body) in _WH_FRONT):
-        first.frontable = _one_verb_head(first, yes_no=question)
+        first.frontable = _one_verb_head(
+            first,
+            yes_no=question,
+            recurring=bool(first.phrases) and _first_word(first.phrases[-1]) == "every",
+        )
     if not first.frontable and not question and end.startswith(".") and body[:1].isupper():
         first.frontable = _past_front(first, timeish, past)
     if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
@@ -1045,6 +1082,9 @@ belong to: "I need to cancel my appointment on 9 June" (the appointment is on 9 
 need), "I booked an SUV with pickup on 3 May", "chairs arrived broken after the move on 5 May"."""
 
 
+_PREPOSITION_BLOCKERS = frozenset("with for from into about after before since until in on at by".split())
+
+
 _ARRANGING_VERBS = frozenset(
     "book booked booking reserve reserved schedule scheduled arrange arranged order ordered buy "
     "bought get got getting request requested cancel cancelled canceled move moved reschedule "
@@ -1060,7 +1100,7 @@ _COPULAS = frozenset("i'm i’m we're we’re am is are was were".split())
 _REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
 
 
-def _one_verb_head(clause: Clause, yes_no: bool = False) -> bool:
+def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False) -> bool:
     """True when the clause's time phrase can open the sentence without attaching to another
     verb or noun: the head before the phrases is one verb and its object (at most seven words,
     no infinitive, modal "need/want/like", preposition or auxiliary, no verb that arranges
@@ -1083,9 +1123,17 @@ def _one_verb_head(clause: Clause, yes_no: bool = False) -> bool:
     blockers = _HEAD_BLOCKERS - {"with", "at", "in", "near"} if longest == 9 else _HEAD_BLOCKERS
     if yes_no:  # "In October, are dogs allowed at the lake site?": the time is the question's
         blockers = blockers - {"at", "in", "near"}
+    if recurring:  # "every Friday" repeats the order itself; no noun ("the fund") has a rota
+        blockers = blockers - _PREPOSITION_BLOCKERS
     if any(_plain(t) in blockers or _plain(t).endswith(("'d", "’d")) for t in tokens):
         return False
-    if any(_plain(t) in _ARRANGING_VERBS for t in tokens):
+    # "the unlimited plan", "my booking": after a determiner or a value the word is a noun
+    nouned = _DETERMINERS | {"a", "an"}
+    if any(
+        _plain(t) in _ARRANGING_VERBS
+        and not (k > 0 and (_plain(tokens[k - 1]) in nouned or tokens[k - 1].startswith("\ue000")))
+        for k, t in enumerate(tokens)
+    ):
         return False
     for k, t in enumerate(tokens):  # "to Glasgow", "to the green tariff"; not "to call the dentist"
         nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
