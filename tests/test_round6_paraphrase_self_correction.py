@@ -179,3 +179,22 @@ def test_a_trip_is_a_journey_only_when_it_goes_somewhere() -> None:
     assert all("museum journey" not in text for text in got)
     got = variants("Can I change my trip to Rome to a later date?", "paraphrase", {"city": "Rome"})
     assert any("my journey to Rome" in text for text in got)
+
+
+def test_no_correction_beside_a_contrast_or_between_a_relative_clause_and_its_verb() -> None:
+    got = variants(
+        "The parcel went to 31 Hill Street, not 13 Hill Street. Can you resend it?",
+        "self_correction",
+        {"right": "31 Hill Street", "wrong": "13 Hill Street"},
+    )
+    assert got == []
+    got = variants(
+        "The plumber who came on the 9th left a leak under the sink. Can he come back on Monday?",
+        "self_correction",
+        {"date": "the 9th", "day": "Monday"},
+    )
+    assert got and all("the 9th left" in text for text in got)
+
+
+def test_a_country_written_as_initials_is_mixed_up_with_the_other() -> None:
+    assert wrong("US", "slot", "Do you ship to the ", "?") == {"UK"}
