@@ -5,6 +5,7 @@ copied from a benchmark set); each test failed before the change it covers."""
 from __future__ import annotations
 
 import random
+import re
 
 from perturb.generate.perturbations._wrong import tense, wrong_value
 from tests.test_unseen_prompts import task, texts
@@ -114,3 +115,86 @@ def test_at_most_one_long_apology_in_a_message() -> None:
     assert sum("my mistake" in t or "that's wrong" in t for t in got) >= 2
     for text in got:
         assert text.count("my mistake") + text.count("that's wrong") <= 1
+
+
+# --- paraphrase: grammar around a rewrite ----------------------------------------------
+
+
+def test_two_questions_joined_by_or_are_never_half_asked() -> None:
+    for cls in ("paraphrase", "register"):
+        got = variants("My filling came out last night. Is this covered or should I pay upfront?", cls)
+        assert got or cls == "paraphrase"
+        assert all("whether this is covered or should" not in text for text in got)
+
+
+def test_a_code_that_is_the_subject_of_a_verb_is_no_order() -> None:
+    got = variants(
+        "Order KT-5521 came yesterday and the lid is cracked. Can I send it back?",
+        "paraphrase",
+        {"order": "KT-5521"},
+    )
+    assert got
+    assert all(text.startswith("Order KT-5521 ") for text in got)
+    assert all("cracked for me" not in text for text in got)
+
+
+def test_a_modal_swap_never_follows_an_auxiliary() -> None:
+    got = variants("I don't want to pay twice for the same lamp. Can you check my card?", "paraphrase")
+    assert got and all("don't would" not in text for text in got)
+
+
+def test_a_verb_keeps_its_particle() -> None:
+    got = variants(
+        "My keys were handed in at the front desk. Where do I pick them up, and what time does the desk shut?",
+        "paraphrase",
+    )
+    assert got and all("select them up" not in text and "choose them up" not in text for text in got)
+
+
+def test_an_order_with_a_verb_only_the_helper_does_keeps_a_helper_framing() -> None:
+    got = variants(
+        "Cancel booking RM-301 and refund the deposit to my card", "paraphrase", {"booking": "RM-301"}
+    )
+    assert got
+    assert all(
+        not text.lower().startswith(("i want to", "i need to", "i'd like to", "i would like to"))
+        for text in got
+    )
+
+
+def test_a_message_opening_with_a_name_is_not_lower_case() -> None:
+    got = variants(
+        "Maya left her water bottle at the club. It has a blue lid. Please keep it at reception.",
+        "paraphrase",
+        {"child": "Maya"},
+    )
+    assert "Maya left her water bottle at the club. It has a blue lid. Can you keep it at reception?" in got
+    assert all(not re.search(r"\. [a-z]", text) for text in got)
+
+
+def test_a_trip_is_a_journey_only_when_it_goes_somewhere() -> None:
+    got = variants(
+        "The museum trip on Friday was cancelled. Can I get the £12 back?", "paraphrase", {"day": "Friday"}
+    )
+    assert all("museum journey" not in text for text in got)
+    got = variants("Can I change my trip to Rome to a later date?", "paraphrase", {"city": "Rome"})
+    assert any("my journey to Rome" in text for text in got)
+
+
+def test_no_correction_beside_a_contrast_or_between_a_relative_clause_and_its_verb() -> None:
+    got = variants(
+        "The parcel went to 31 Hill Street, not 13 Hill Street. Can you resend it?",
+        "self_correction",
+        {"right": "31 Hill Street", "wrong": "13 Hill Street"},
+    )
+    assert got == []
+    got = variants(
+        "The plumber who came on the 9th left a leak under the sink. Can he come back on Monday?",
+        "self_correction",
+        {"date": "the 9th", "day": "Monday"},
+    )
+    assert got and all("the 9th left" in text for text in got)
+
+
+def test_a_country_written_as_initials_is_mixed_up_with_the_other() -> None:
+    assert wrong("US", "slot", "Do you ship to the ", "?") == {"UK"}

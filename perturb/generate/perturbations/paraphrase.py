@@ -135,7 +135,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if not m:
         return []
     nxt = m.group(1).lower()
-    if heads_label(rest[m.end() :]):
+    if heads_label(rest[m.end() :]) or _LABEL_SUBJECT_RE.match(rest[m.end() :]):
         return []  # "Order number X." names a number; it asks no one to order
     if found is None:
         if not _order_verb(nxt):
@@ -156,7 +156,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # "Book me a flight" -> "I need to book me a flight" is wrong: the user is the object
         # "Could you email X" -> "I'd like to email X" changes who acts: only verbs whose
         # doer does not matter ("I need to cancel" = "Could you cancel") cross over
-        if nxt in d["self_verbs"] and not (group == "agent" and object_me):
+        # "Cancel order X and refund the £640": "I want to cancel ... and refund" makes the
+        # user refund; an order whose joined verb is the helper's own keeps a helper framing
+        joined = re.findall(r"\band\s+([a-z]+)\b", rest)
+        helper_joined = any(v in d["action_verbs"] and v not in d["self_verbs"] for v in joined)
+        if nxt in d["self_verbs"] and not (group == "agent" and object_me) and not helper_joined:
             other = d["self_framings"] if group == "agent" else d["agent_framings"]
             choices += [p for p in other if p.lower() != prefix.lower()]
         if group == "self" and nxt in d["action_verbs"] and not object_me:
@@ -188,6 +192,14 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # a plain framing swap is trivial alone: also offer one that changes the mood
         picks.append(rng.choice(moody))
     return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
+
+
+_LABEL_SUBJECT_RE = re.compile(
+    r"\s+\ue000[^\ue001]*\ue001\s+(?:[a-z]{3,}ed|is|was|has|have|had|hasn['’]t|isn['’]t|wasn['’]t|came|went|got|"
+    r"never|still|just|finally|only|arrives|shows|says|turned|broke)\b"
+)
+"""A code after a verb-looking word, then a verb: the word names the code that the sentence is
+about ("Order FL-3098 arrived today"); it asks no one to order."""
 
 
 _USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
@@ -346,10 +358,20 @@ def _writes_lower_i(masked: str) -> bool:
     return re.search(r"(?<![\w'])i(?![\w])", masked) is not None
 
 
+@functools.lru_cache(maxsize=64)
 def _lower_style(masked: str) -> bool:
-    """The user writes in lower case (no capital at the start of the message)."""
+    """The user writes in lower case (no capital at the start of the message). A message that
+    opens with a protected value ("Sophie came home ...") is judged by its next sentence's
+    first letter: the word after the value is no sentence start."""
     m = re.search(r"[A-Za-z]", masked)
-    return m is not None and masked[m.start()].islower()
+    if m is None:
+        return False
+    if "\ue000" in masked[: m.start()]:
+        for a, b in sentence_spans(masked)[1:]:
+            first = re.match(r"[^A-Za-z\ue000]*([A-Za-z\ue000])", masked[a:b])
+            if first and first.group(1) != "\ue000":
+                return first.group(1).islower()
+    return masked[m.start()].islower()
 
 
 _ASK_LEADS = (
@@ -380,6 +402,8 @@ def question_ops(
     punctuation) pairs to choose from. Lower-case messages stay lower case and keep a missing
     question mark missing."""
     sentence = masked[start:end]
+    if _OR_ASK_RE.search(sentence):
+        return []  # "Is that normal or should I come back in?": two questions, never half asked
     lower = _lower_style(sentence)
     spoken = sentence[-1:] not in ".!?" and bool(_SPOKEN_QUESTION_RE.match(sentence))
     asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!") or spoken
@@ -541,6 +565,13 @@ def question_ops(
             ops.append(("question:whether", [(start, end, f"{lead}whether {subj} {verb}{rest}{stop}")]))
     return ops
 
+
+_OR_ASK_RE = re.compile(
+    r"\b(?:or|and)\s+(?:should|shall|can|could|do|does|did|is|are|am|was|were|will|would|have|has|may|must)"
+    r"\s+(?:I|i|we|you|it|they|he|she|that|this)\b"
+)
+"""A second yes/no question joined on ("..., or should I come back in?"): an indirect
+"whether X or should I Y" is half converted."""
 
 _WH_SUBJECT_RE = re.compile(
     r"(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?) (?P<aux>do|should|can|could) "
@@ -777,7 +808,7 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     includes roaming", "How much is a flu jab if I walk in?" -> "What does a flu jab cost if I
     walk in?"."""
     sentence = masked[start:end]
-    if _lower_style(sentence) or not sentence.endswith("?"):
+    if _lower_style(sentence) or not sentence.endswith("?") or _OR_ASK_RE.search(sentence):
         return []
     m = _HOW_MUCH_RE.match(sentence)
     if m:
@@ -845,7 +876,8 @@ def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     first = re.match(r"(?:please\s+)?([A-Za-z]+)\s", sentence, re.I)
     if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
         return []
-    if heads_label(sentence[first.end() - 1 :]) or _SUBORDINATE_RE.search(sentence):
+    after_first = sentence[first.end() - 1 :]
+    if heads_label(after_first) or _LABEL_SUBJECT_RE.match(after_first) or _SUBORDINATE_RE.search(sentence):
         # "Order number X for me" is no request; "for me" after "while I'm on leave until
         # 19 August" hangs off the wrong clause
         return []
@@ -929,13 +961,37 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     rules = _phrase_rules()
     if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
         rules = [r for r in rules if not r[0].get("formal")]
-    phrased = phrase_ops(masked, rules, rng)
+    phrased = [op for op in phrase_ops(masked, rules, rng) if _swap_fits(masked, op)]
     if _lower_style(masked) and _writes_lower_i(masked):
         # "i think" -> "i reckon", never "I reckon" beside the message's own "i"
         phrased = [(name, [(a, b, _lower_i(new)) for a, b, new in edits]) for name, edits in phrased]
     ops.extend(phrased)
     ops.extend(_structure_ops(masked, spans))
     return ops
+
+
+_AUX_BEFORE_RE = re.compile(
+    r"\b(?:do|does|did|don['’]?t|doesn['’]?t|didn['’]?t|not|never|to|will|would|can|could|should|won['’]?t|"
+    r"cannot|can['’]t|must|may|might)\s+$",
+    re.I,
+)
+_PARTICLE_AFTER_RE = re.compile(
+    r"\s+(?:(?:it|them|me|him|her|us|this|that)\s+)?(?:up|out|off|back|down|over|away)\b", re.I
+)
+
+
+def _swap_fits(masked: str, op: Op) -> bool:
+    """A word swap keeps the grammar around it: a modal phrase never after an auxiliary or a
+    negation ("I don't want to" -> never "I don't would like to"), and a verb never swapped
+    away from its particle ("pick it up" -> never "select it up")."""
+    for a, b, new in op[1]:
+        if re.match(r"(?:would|could|should|will|can|might|must)\b", new, re.I) and _AUX_BEFORE_RE.search(
+            masked[max(0, a - 20) : a]
+        ):
+            return False
+        if _PARTICLE_AFTER_RE.match(masked[b : b + 20]) and " " not in masked[a:b].strip():
+            return False
+    return True
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:

@@ -198,6 +198,18 @@ _CONTRAST_RE = re.compile(r"(?:\bnot|\binstead\s+of|\brather\s+than|\bthe\s+wron
 """A value stated as what it is not ("She lives at 22 Ash Grove, not 22 Ash Road"): a
 correction inside that contrast is a tangle nobody writes."""
 
+_CONTRASTED_RE = re.compile(r",?\s+(?:not|instead\s+of|rather\s+than)\s+\S", re.I)
+"""A value set against another right after it ("She lives at 22 Ash Grove, not 22 Ash Road"):
+a wrong value before it makes three values in a row."""
+
+_RELATIVE_SUBJECT_RE = re.compile(r"\b(?:who|which|that)\s+[^,.;:!?]*$", re.I)
+_FINITE_AFTER_RE = re.compile(
+    r"\s+(?:[a-z]{3,}ed|put|set|cut|is|was|are|were|has|had|came|went|got|left|took|sent|made|said|broke|"
+    r"gave|told|kept|brought|forgot|lost|still|never|didn['’]?t|hasn['’]?t|won['’]?t|can['’]?t)\b"
+)
+"""A value that ends a relative clause inside a subject, right before the main verb ("The
+fitter who came on the 18th put ..."): a correction there splits the subject from its verb."""
+
 _ROOM_TYPES = frozenset({"single", "double", "twin", "suite"})
 _ROOM_NOUN_RE = re.compile(
     r"\s*(?:$|[.,;:!?)—–]|(?:rooms?|beds?|bedrooms?|occupancy|please|for|with|at|on|in|from|and|or|instead)\b)",
@@ -219,7 +231,11 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
         return True
     if re.fullmatch(r"\d{1,3}", span.text.strip()) and _AGE_RE.search(before) and _AGE_END_RE.match(after):
         return True
-    if _CONTRAST_RE.search(before):
+    if _CONTRAST_RE.search(before) or _CONTRASTED_RE.match(after):
+        return True
+    if _RELATIVE_SUBJECT_RE.search(
+        ctx.prompt[max(0, span.start - 60) : span.start]
+    ) and _FINITE_AFTER_RE.match(after):
         return True
     return span.text.strip().lower() in _ROOM_TYPES and not _ROOM_NOUN_RE.match(after)
 
