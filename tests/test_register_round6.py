@@ -134,3 +134,15 @@ def test_he_is_and_she_is_are_contracted_and_expanded() -> None:
     assert _expand("I think it's been lost and there's been no reply.") == (
         "I think it has been lost and there has been no reply."
     )
+
+
+def test_has_before_an_adverb_and_a_participle_is_left_as_written() -> None:
+    assert _expand("He's already passed his driving test.") == "He's already passed his driving test."
+    assert _expand("He's not sure.") == "He is not sure."
+
+
+def test_a_run_on_is_never_cut_right_after_a_preposition() -> None:
+    # "... since the update on. My laptop keeps ..." would cut a phrase in two
+    assert full_sentences("i cant sync since the update on my laptop keeps saying error 12") == (
+        "I can't sync since the update on my laptop keeps saying error 12."
+    )

@@ -105,6 +105,8 @@ _COMPOUND_HEAD_RE = re.compile(r"\b(?:bank|public|school|national)\s+$", re.I)
 "bank vacations"."""
 _D_OK = {"like", "love", "prefer", "appreciate", "be", "rather"}
 _S_BAD = {"been", "got", "gone", "had"}
+_S_ADVERBS = frozenset("already just never not also still recently finally now since".split())
+"""Adverbs between "'s" and its verb: "he's already passed" is "has", not "is"."""
 
 
 def _data() -> dict[str, Any]:
@@ -242,6 +244,12 @@ def _expand(masked: str) -> str:
             nxt = (m.group(2) or "").lower()
             if short.endswith("'d") and nxt not in _D_OK:
                 return m.group()
+            if short.endswith("'s") and nxt in _S_ADVERBS:
+                # "he's already passed X" ("has") or "he's already booked" (either): as written
+                after = re.match(r"\s+[A-Za-z]+\s+([A-Za-z]+)", m.string[m.end() - len(m.group(1) or "") :])
+                later = after.group(1).lower() if after else ""
+                if later in _S_BAD or later in _PARTICIPLES or later.endswith("ed"):
+                    return m.group()
             if short.endswith("'s") and nxt in _S_BAD:
                 if short == "let's":
                     return m.group()
@@ -817,7 +825,9 @@ def full_sentences(masked: str) -> str:
     for m in _CLAUSE_START_RE.finditer(text):
         if _JOINED_RE.search(text[start : m.start()]):
             continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
-        if re.search(r"\b(?:you|u|and|or|to|just)$", text[start : m.start()], re.I):
+        if re.search(
+            r"\b(?:you|u|and|or|to|just|on|in|at|for|with|from|of|by|about)$", text[start : m.start()], re.I
+        ):
             continue  # "can you please send it": "please" inside the request, not a new one
         if _ASKED_AUX_RE.search(text[start : m.start()] + " "):
             continue  # "what do i need to do": the subject of a question, not a new sentence
