@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from perturb.generate.perturbations.register import (
+    _abstract_head,
     _closing,
     _expand,
     _greeting,
@@ -146,3 +147,13 @@ def test_a_run_on_is_never_cut_right_after_a_preposition() -> None:
     assert full_sentences("i cant sync since the update on my laptop keeps saying error 12") == (
         "I can't sync since the update on my laptop keeps saying error 12."
     )
+
+
+def test_grateful_for_only_a_service_or_a_remedy_never_goods() -> None:
+    goods = texts("I'd like a birthday cake for Saturday. Can it say Happy 40th?", {"d": "Saturday"})
+    assert not any("grateful for a birthday cake" in t for t in goods.values())
+    assert goods[(0.1, 0)].startswith("I would like to request a birthday cake for Saturday.")
+    # a service or a remedy may still take the formula
+    assert _abstract_head("a consultation about my lease")
+    assert _abstract_head("a refund or a replacement.")
+    assert not _abstract_head("a dozen tulips for my aunt")

@@ -282,6 +282,27 @@ _NP_TO_RE = re.compile(r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop
 a noun opener ("Gimme", "I should be grateful for") cannot take it."""
 
 
+_ABSTRACT_SUFFIX_RE = re.compile(r"(?:ment|tion|sion|ance|ence|ancy|ency|al|ing|ure|ity|sis)$")
+_ABSTRACT_NOUNS = frozenset(
+    "refund callback quote discount extension upgrade exchange visit review check-up checkup "
+    "meeting slot place booking reservation word chat call reply answer response update look "
+    "repair service lesson session estimate invoice receipt copy".split()
+)
+"""Service, remedy and event nouns that are not marked by a suffix."""
+
+
+def _abstract_head(noun_phrase: str) -> bool:
+    """Whether the head of a noun phrase ("a telehealth appointment with X", "a refund") is a
+    service, remedy or event noun rather than goods ("a sympathy wreath"): the last word before
+    a preposition, comma or the end."""
+    head = re.split(
+        r"[,.;!?]|\s(?:for|with|at|on|in|to|from|by|before|after|of|about|and|or|not)\b", noun_phrase
+    )[0]
+    last = re.findall(r"[A-Za-z][A-Za-z-]*", head)
+    word = last[-1].lower() if last else ""
+    return word in _ABSTRACT_NOUNS or (len(word) > 4 and bool(_ABSTRACT_SUFFIX_RE.search(word)))
+
+
 _CAUSATIVE_RE = re.compile(
     r"(?:a|an|the|my|some|another|it|them|this|that)\b(?:\s+(?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?\s+"
     r"(?:[a-z]{3,}ed|made|done|seen|sent|taken|fixed|cut|set|put|redone|remade)\b",
@@ -333,6 +354,10 @@ def _opener(
             # "I need a new charger" is never "Want a new charger" (nor "I want X" "Need X")
             clash = {"need": ("want", "i want"), "want": ("need",), "like": ("need",)}.get(said, ())
             options = [o for o in options if not o.lower().startswith(clash)]
+            if not _abstract_head(rest[noun.end() :]):
+                # "I would be grateful for a sympathy wreath" asks for a gift, not an order:
+                # thanks in advance fit a service or a remedy ("an appointment", "a refund")
+                options = [o for o in options if "grateful for" not in o.lower()]
             if not options:
                 continue  # "I would be grateful for a van" is no one's voice or text message
             body = rest[noun.end() :]
