@@ -92,13 +92,17 @@ def test_a_lower_case_one_liner_gets_no_greeting_or_closing() -> None:
 
 
 def test_a_text_written_out_as_a_letter_uses_formulas_that_mark_the_register() -> None:
-    got = texts("ellie wont be at practice tonight shes got a cold", {"n": "ellie"})
+    got = texts("the plumber didnt show up today hes not answering his phone", {})
     assert got == {
-        (0.1, 0): "Hi sir, ellie won't be at practice tonight. She's got a cold.",
-        (0.1, 1): "ellie won't be at practice tonight. She's got a cold. Thanking you.",
-        (0.5, 0): "Dear sir, ellie won't be at practice tonight. She's got a cold. Thanking you.",
-        (0.5, 1): "ellie won't be at practice tonight. She's got a cold. Please revert at the earliest.",
+        (0.1, 0): "the plumber didnt show up today hes not answering his phone pls help",
+        (0.1, 1): "The plumber didn't show up today. He's not answering his phone. Thanking you.",
+        (0.5, 0): "the plumber didnt show up today hes not answering his phone pls help",
+        (0.5, 1): "Hi sir, the plumber didn't show up today. He's not answering his phone. "
+        "Please revert at the earliest.",
     }
+    # a text that opens with a lower-case value ("ellie") is never written out: its sentences
+    # would mix the two casings ("ellie won't be at practice tonight. She's got a cold.")
+    assert texts("ellie wont be at practice tonight shes got a cold", {"n": "ellie"}) == {}
     for seed in range(20):
         rng = random.Random(seed)
         assert "sir" in _greeting("It broke.", "casual_indian", rng, False, lambda t: False, marked=True)

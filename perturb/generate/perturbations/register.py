@@ -1002,6 +1002,17 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     )
 
 
+def _lower_value_opens_sentence(ctx: TaskContext, masked: str) -> bool:
+    """Whether a sentence of ``masked`` opens with a protected value written in lower case
+    ("noah won't be in today."): written out in full sentences, the message would mix a
+    lower-case start with capitalised ones, and the value's case may not change."""
+    for a, _ in sentence_spans(masked):
+        m = re.match(r"\s*(\ue000[^\ue001]*\ue001)", masked[a:])
+        if m and re.match(r"[a-z]", ctx.unmask(m.group(1))):
+            return True
+    return False
+
+
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     style = message_style(ctx.masked)
     # a short one-sentence order ("Set an alarm for 6:30 tomorrow."): said to a device, so no
@@ -1024,6 +1035,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             # sentences ("need a van for saturday" -> "I need a van for saturday."), then the
             # register's own opener or question (a formal letter never starts in lower case)
             start = full_sentences(ctx.masked)
+            if _lower_value_opens_sentence(ctx, start):
+                return None  # "noah won't be in today. He's got ..." mixes the two casings
             written = ["full_sentences"]
             style = "written"
     locale = _LOCALE[reg]
