@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 from perturb.generate.perturbations.register import (
+    _abstract_head,
     _closing,
     _expand,
     _greeting,
@@ -91,13 +92,17 @@ def test_a_lower_case_one_liner_gets_no_greeting_or_closing() -> None:
 
 
 def test_a_text_written_out_as_a_letter_uses_formulas_that_mark_the_register() -> None:
-    got = texts("ellie wont be at practice tonight shes got a cold", {"n": "ellie"})
+    got = texts("the plumber didnt show up today hes not answering his phone", {})
     assert got == {
-        (0.1, 0): "Hi sir, ellie won't be at practice tonight. She's got a cold.",
-        (0.1, 1): "ellie won't be at practice tonight. She's got a cold. Thanking you.",
-        (0.5, 0): "Dear sir, ellie won't be at practice tonight. She's got a cold. Thanking you.",
-        (0.5, 1): "ellie won't be at practice tonight. She's got a cold. Please revert at the earliest.",
+        (0.1, 0): "the plumber didnt show up today hes not answering his phone pls help",
+        (0.1, 1): "The plumber didn't show up today. He's not answering his phone. Thanking you.",
+        (0.5, 0): "the plumber didnt show up today hes not answering his phone pls help",
+        (0.5, 1): "Hi sir, the plumber didn't show up today. He's not answering his phone. "
+        "Please revert at the earliest.",
     }
+    # a text that opens with a lower-case value ("ellie") is never written out: its sentences
+    # would mix the two casings ("ellie won't be at practice tonight. She's got a cold.")
+    assert texts("ellie wont be at practice tonight shes got a cold", {"n": "ellie"}) == {}
     for seed in range(20):
         rng = random.Random(seed)
         assert "sir" in _greeting("It broke.", "casual_indian", rng, False, lambda t: False, marked=True)
@@ -134,3 +139,25 @@ def test_he_is_and_she_is_are_contracted_and_expanded() -> None:
     assert _expand("I think it's been lost and there's been no reply.") == (
         "I think it has been lost and there has been no reply."
     )
+
+
+def test_has_before_an_adverb_and_a_participle_is_left_as_written() -> None:
+    assert _expand("He's already passed his driving test.") == "He's already passed his driving test."
+    assert _expand("He's not sure.") == "He is not sure."
+
+
+def test_a_run_on_is_never_cut_right_after_a_preposition() -> None:
+    # "... since the update on. My laptop keeps ..." would cut a phrase in two
+    assert full_sentences("i cant sync since the update on my laptop keeps saying error 12") == (
+        "I can't sync since the update on my laptop keeps saying error 12."
+    )
+
+
+def test_grateful_for_only_a_service_or_a_remedy_never_goods() -> None:
+    goods = texts("I'd like a birthday cake for Saturday. Can it say Happy 40th?", {"d": "Saturday"})
+    assert not any("grateful for a birthday cake" in t for t in goods.values())
+    assert goods[(0.1, 0)].startswith("I would like to request a birthday cake for Saturday.")
+    # a service or a remedy may still take the formula
+    assert _abstract_head("a consultation about my lease")
+    assert _abstract_head("a refund or a replacement.")
+    assert not _abstract_head("a dozen tulips for my aunt")

@@ -105,6 +105,8 @@ _COMPOUND_HEAD_RE = re.compile(r"\b(?:bank|public|school|national)\s+$", re.I)
 "bank vacations"."""
 _D_OK = {"like", "love", "prefer", "appreciate", "be", "rather"}
 _S_BAD = {"been", "got", "gone", "had"}
+_S_ADVERBS = frozenset("already just never not also still recently finally now since".split())
+"""Adverbs between "'s" and its verb: "he's already passed" is "has", not "is"."""
 
 
 def _data() -> dict[str, Any]:
@@ -242,6 +244,12 @@ def _expand(masked: str) -> str:
             nxt = (m.group(2) or "").lower()
             if short.endswith("'d") and nxt not in _D_OK:
                 return m.group()
+            if short.endswith("'s") and nxt in _S_ADVERBS:
+                # "he's already passed X" ("has") or "he's already booked" (either): as written
+                after = re.match(r"\s+[A-Za-z]+\s+([A-Za-z]+)", m.string[m.end() - len(m.group(1) or "") :])
+                later = after.group(1).lower() if after else ""
+                if later in _S_BAD or later in _PARTICIPLES or later.endswith("ed"):
+                    return m.group()
             if short.endswith("'s") and nxt in _S_BAD:
                 if short == "let's":
                     return m.group()
@@ -272,6 +280,27 @@ def _terse_words(masked: str) -> str:
 _NP_TO_RE = re.compile(r"[^,.;!?]*?\bto\s+(?:be|come|go|get|have|make|start|stop|work|turn)\b")
 """A noun phrase followed by "to <verb>" ("the heating to come on", "the rating to be 4.2"):
 a noun opener ("Gimme", "I should be grateful for") cannot take it."""
+
+
+_ABSTRACT_SUFFIX_RE = re.compile(r"(?:ment|tion|sion|ance|ence|ancy|ency|al|ing|ure|ity|sis)$")
+_ABSTRACT_NOUNS = frozenset(
+    "refund callback quote discount extension upgrade exchange visit review check-up checkup "
+    "meeting slot place booking reservation word chat call reply answer response update look "
+    "repair service lesson session estimate invoice receipt copy".split()
+)
+"""Service, remedy and event nouns that are not marked by a suffix."""
+
+
+def _abstract_head(noun_phrase: str) -> bool:
+    """Whether the head of a noun phrase ("a telehealth appointment with X", "a refund") is a
+    service, remedy or event noun rather than goods ("a sympathy wreath"): the last word before
+    a preposition, comma or the end."""
+    head = re.split(
+        r"[,.;!?]|\s(?:for|with|at|on|in|to|from|by|before|after|of|about|and|or|not)\b", noun_phrase
+    )[0]
+    last = re.findall(r"[A-Za-z][A-Za-z-]*", head)
+    word = last[-1].lower() if last else ""
+    return word in _ABSTRACT_NOUNS or (len(word) > 4 and bool(_ABSTRACT_SUFFIX_RE.search(word)))
 
 
 _CAUSATIVE_RE = re.compile(
@@ -325,6 +354,10 @@ def _opener(
             # "I need a new charger" is never "Want a new charger" (nor "I want X" "Need X")
             clash = {"need": ("want", "i want"), "want": ("need",), "like": ("need",)}.get(said, ())
             options = [o for o in options if not o.lower().startswith(clash)]
+            if not _abstract_head(rest[noun.end() :]):
+                # "I would be grateful for a sympathy wreath" asks for a gift, not an order:
+                # thanks in advance fit a service or a remedy ("an appointment", "a refund")
+                options = [o for o in options if "grateful for" not in o.lower()]
             if not options:
                 continue  # "I would be grateful for a van" is no one's voice or text message
             body = rest[noun.end() :]
@@ -817,7 +850,9 @@ def full_sentences(masked: str) -> str:
     for m in _CLAUSE_START_RE.finditer(text):
         if _JOINED_RE.search(text[start : m.start()]):
             continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
-        if re.search(r"\b(?:you|u|and|or|to|just)$", text[start : m.start()], re.I):
+        if re.search(
+            r"\b(?:you|u|and|or|to|just|on|in|at|for|with|from|of|by|about)$", text[start : m.start()], re.I
+        ):
             continue  # "can you please send it": "please" inside the request, not a new one
         if _ASKED_AUX_RE.search(text[start : m.start()] + " "):
             continue  # "what do i need to do": the subject of a question, not a new sentence
@@ -967,6 +1002,17 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     )
 
 
+def _lower_value_opens_sentence(ctx: TaskContext, masked: str) -> bool:
+    """Whether a sentence of ``masked`` opens with a protected value written in lower case
+    ("noah won't be in today."): written out in full sentences, the message would mix a
+    lower-case start with capitalised ones, and the value's case may not change."""
+    for a, _ in sentence_spans(masked):
+        m = re.match(r"\s*(\ue000[^\ue001]*\ue001)", masked[a:])
+        if m and re.match(r"[a-z]", ctx.unmask(m.group(1))):
+            return True
+    return False
+
+
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     style = message_style(ctx.masked)
     # a short one-sentence order ("Set an alarm for 6:30 tomorrow."): said to a device, so no
@@ -989,6 +1035,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             # sentences ("need a van for saturday" -> "I need a van for saturday."), then the
             # register's own opener or question (a formal letter never starts in lower case)
             start = full_sentences(ctx.masked)
+            if _lower_value_opens_sentence(ctx, start):
+                return None  # "noah won't be in today. He's got ..." mixes the two casings
             written = ["full_sentences"]
             style = "written"
     locale = _LOCALE[reg]
