@@ -182,9 +182,9 @@ def vocabulary(masked: str, locale: str) -> str:
             for m in rx.finditer(masked)
             if (
                 "code" not in src.lower()
-                or not re.sub(r"^[\s:]*(?:is\s+)?", "", masked[m.end() :]).startswith("\ue000")
+                or not re.sub(r"^[\s:]*(?:is\s+)?", "", masked[m.end() : m.end() + 80]).startswith("\ue000")
             )
-            and not _COMPOUND_HEAD_RE.search(masked[: m.start()])
+            and not _COMPOUND_HEAD_RE.search(masked, max(0, m.start() - 40), m.start())
         ]
         if found:
             for m in reversed(found):

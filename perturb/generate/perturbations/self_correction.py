@@ -421,7 +421,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         before, after = ALL_PHRASINGS[phrasing]
         # the whole phrase is restated: "a family of five... actually make that a family of
         # four", never "... make that family of four"
-        article = _ARTICLE_RE.search(masked[:at])
+        article = _ARTICLE_RE.search(masked, max(0, at - 40), at)
         again = ""
         if article:
             word = article.group(1)
@@ -458,7 +458,9 @@ def _modifies_noun(ctx: TaskContext, span: Span) -> bool:
     at = _masked_pos(ctx, span)
     token = sentinel(ctx.spans.index(span))
     after = ctx.masked[at + len(token) :]
-    if not _ARTICLE_RE.search(ctx.masked[:at]) or not re.match(r"\s+[A-Za-z\ue000-\uf8ff]", after):
+    if not _ARTICLE_RE.search(ctx.masked, max(0, at - 40), at) or not re.match(
+        r"\s+[A-Za-z\ue000-\uf8ff]", after
+    ):
         return False
     return not _NOT_HEAD_RE.match(after)
 
