@@ -996,7 +996,7 @@ def test_distractor_inserts_pool_entries_around_the_message_never_inside_it() ->
         "tail": {"lower_tail", "lower_tail_help"},
         "greeting": {"greeting"},
         "filler": {"voice_filler"},
-        "aside": {"voice_aside"},
+        "aside": {"voice_aside", "voice_aside_question"},
     }
     for task in TRAVEL.values():
         greeting, body = _greeting_split(task.prompt)
@@ -1134,6 +1134,12 @@ def test_distractor_fits_the_kind_of_message() -> None:
     for seed in range(20):
         v = gen(alexa, "distractor", 0.5, seed)
         assert v.details["style"] == "voice" and v.text.startswith("Alexa, ") and v.text.endswith("seconds.")
+    # a question to the assistant: "quick question,", never "before I forget, how's ...?"
+    asks = _task("Hey Google, how's the traffic on the way to work?")
+    asides = {
+        i["text"] for seed in range(30) for i in gen(asks, "distractor", 0.5, seed).details["inserted"]
+    } - set(load_data("distractors")["voice_filler"])
+    assert asides and asides <= set(load_data("distractors")["voice_aside_question"]), asides
     # a typed one-line question: a greeting or a polite sentence before it, short thanks after,
     # never a spoken filler ("Um, do you ...")
     q = _task("Do you deliver to the islands?")

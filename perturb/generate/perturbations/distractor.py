@@ -127,6 +127,7 @@ POOL_KEYS = (
     "greeting",
     "voice_filler",
     "voice_aside",
+    "voice_aside_question",
 )
 """The pool lists of ``distractors.json``."""
 
@@ -240,7 +241,8 @@ def _greetings(masked: str, banned: frozenset[str]) -> tuple[tuple[str, int], ..
     word = m.group(1).lower().replace("’", "'") if m else ""
     if word not in _OPENERS:
         return ()
-    return tuple((s, n) for s, n in _allowed("greeting", banned) if words(s)[-1].lower() != word)
+    head = word.split("'", 1)[0]
+    return tuple((s, n) for s, n in _allowed("greeting", banned) if words(s)[-1].lower() != head)
 
 
 KINDS = ("voice", "command", "question", "lower", "written")
@@ -281,10 +283,11 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     banned = _banned(ctx)
     thanked = bool(_THANKS_RE.search(ctx.prompt))
     if kind == "voice":
-        return [
-            _Group("filler", _allowed("voice_filler", banned), 1),
-            _Group("aside", _allowed("voice_aside", banned), 1),
-        ]
+        # "Alexa, before I forget, how's my portfolio ...?" is odd: a question gets "quick question,"
+        wake = WAKE_RE.match(masked)
+        asks = bool(wake and _QUESTION_RE.search(masked[wake.end() :]))
+        aside = _allowed("voice_aside_question" if asks else "voice_aside", banned)
+        return [_Group("filler", _allowed("voice_filler", banned), 1), _Group("aside", aside, 1)]
     if kind == "command":
         return [_Group("lead", _allowed("spoken", banned), MAX_SPOKEN)]
     if kind == "lower":
