@@ -31,8 +31,10 @@ from perturb.generate.perturbations import (
 from perturb.generate.perturbations._context import load_data
 from perturb.generate.perturbations._text import (
     altered_share,
+    decapitalize_first,
     inserted_count,
     kendall_distance,
+    sentence_spans,
     split_sentences,
     word_change_share,
     words,
@@ -337,7 +339,7 @@ def test_distractor_pool_holds_no_competing_values() -> None:
     ):
         assert gone not in every
     lengths = {len(words(s)) for key in ("opening", "closing", "thanks") for s in data[key]}
-    assert set(range(1, 16)) <= lengths  # short and long, so ε can land near any level
+    assert set(range(1, 15)) <= lengths  # short and long, so ε can land near any level
 
 
 def test_distractor_inserts_pool_sentences_and_measures_inserted_share() -> None:
@@ -692,8 +694,9 @@ def test_typo_always_has_a_keyboard_slip_and_casing_is_counted_separately() -> N
 
 def test_distractor_levels_separate_and_land_near_the_level() -> None:
     for task in TRAVEL.values():
-        if distractor.message_style(prepare(task).masked) != "written":
-            continue  # voice commands and lower-case messages: see the tests of their own
+        masked = prepare(task).masked
+        if distractor.message_kind(masked) != "written" or len(sentence_spans(masked)) < 2:
+            continue  # one-line orders get no closing (and voice, lower-case: their own tests)
         n = len(words(task.prompt))
         for index in (0, 1):
             for seed in (0, 1):
@@ -722,9 +725,11 @@ def test_distractor_choices_spread_over_the_suite() -> None:
     for task in TRAVEL.values():
         for level in (0.2, 0.5):
             for item in keyed(task, "distractor", level).details["inserted"]:
-                used[item["text"]] += 1
+                if item["place"] != "greeting":  # three greetings ("Hi,") repeat by design
+                    used[item["text"]] += 1
     # a pool of a hundred-odd entries with a purpose: none dominates, many are used
-    assert used.most_common(1)[0][1] <= 6 and len(used) >= 40, used.most_common(5)
+    # (one-line orders take only a polite opener and thanks, so short thanks recur a little more)
+    assert used.most_common(1)[0][1] <= 8 and len(used) >= 40, used.most_common(5)
 
 
 def test_self_correction_makes_one_correction_at_the_default_level() -> None:
@@ -983,12 +988,15 @@ def test_distractor_inserts_pool_entries_around_the_message_never_inside_it() ->
     # go before the first sentence (after a greeting sentence) and after the last
     data = load_data("distractors")
     places = {
-        "polite": {"polite"},
+        "polite": {"polite", "opening_question"},
         "opening": {"opening", "opening_question"},
         "closing": {"closing", "closing_question"},
         "thanks": {"thanks"},
         "lead": {"spoken", "lower_lead"},
-        "tail": {"lower_tail"},
+        "tail": {"lower_tail", "lower_tail_help"},
+        "greeting": {"greeting"},
+        "filler": {"voice_filler"},
+        "aside": {"voice_aside", "voice_aside_question"},
     }
     for task in TRAVEL.values():
         greeting, body = _greeting_split(task.prompt)
@@ -996,14 +1004,14 @@ def test_distractor_inserts_pool_entries_around_the_message_never_inside_it() ->
             v = keyed(task, "distractor", 1.0, seed)
             assert v.text.startswith(greeting), v.text
             style = v.details["style"]
-            if style == "written":
-                assert body in v.text, v.text
+            if style == "written":  # after "Hi," the first word is lower-cased
+                assert body in v.text or decapitalize_first(body) in v.text, v.text
             for item in v.details["inserted"]:
                 assert any(item["text"] in data[key] for key in places[item["place"]]), item
     bare = Task(id="bare", prompt="Cancel BK-12345", expected="ok", grader="exact")  # type: ignore[arg-type]
     for seed in range(30):
         v = gen(bare, "distractor", 3.0, seed)
-        assert v.details["style"] == "spoken" and len(v.details["inserted"]) <= 2, v.text
+        assert v.details["style"] == "command" and len(v.details["inserted"]) <= 2, v.text
         assert v.text.endswith("cancel BK-12345"), v.text
 
 
@@ -1017,7 +1025,7 @@ def test_distractor_exact_outputs_per_message_style() -> None:
         "My parcel never arrived. Can you resend it to 4 Elm Road? Thanks.",
         "My parcel never arrived. Can you resend it to 4 Elm Road? Cheers.",
         "My parcel never arrived. Can you resend it to 4 Elm Road? Thanks in advance for your help.",
-        "Sorry to trouble you. My parcel never arrived. Can you resend it to 4 Elm Road? Thank you!",
+        "Hello, my parcel never arrived. Can you resend it to 4 Elm Road? Happy to answer any questions.",
     ]
     low = _task("need a van for saturday under $90 a day", day="saturday", budget="$90")
     assert [keyed(low, "distractor", level, 0, 0).text for level in (0.1, 0.3, 0.6)] == [
@@ -1072,13 +1080,18 @@ def test_distractor_greetings_thanks_and_questions() -> None:
                 added = " ".join(i["text"] for i in v.details["inserted"])
                 assert not re.search(r"thank|thx|cheers|\bty\b|\bta\b", added, re.I), v.text
     # "I couldn't find the answer on your website." only with a question
+    # ... only with a one-line question that asks for information: not with a request, a
+    # "Could you ...?" request or a message about the user's own case
     data = load_data("distractors")
     only_q = set(data["opening_question"]) | set(data["closing_question"])
     request = _task("Please move my booking to the afternoon slot and send the new confirmation by email.")
-    question = _task("Could you move my booking to the afternoon slot? The morning no longer works.")
-    seen = {i["text"] for s in range(20) for i in gen(request, "distractor", 0.6, s).details["inserted"]}
-    assert seen and not seen & only_q
-    seen = {i["text"] for s in range(40) for i in gen(question, "distractor", 0.6, s).details["inserted"]}
+    asks_to = _task("Could you move my booking to the afternoon slot?")
+    own_case = _task("My booking was moved to the morning without asking me. Why did that happen?")
+    for task in (request, asks_to, own_case):
+        seen = {i["text"] for s in range(40) for i in gen(task, "distractor", 0.6, s).details["inserted"]}
+        assert seen and not seen & only_q, (task.prompt, seen & only_q)
+    question = _task("Do you deliver to the islands?")
+    seen = {i["text"] for s in range(40) for i in gen(question, "distractor", 1.5, s).details["inserted"]}
     assert seen & only_q
 
 
@@ -1106,6 +1119,82 @@ def test_distractor_fits_voice_commands_and_lower_case_messages() -> None:
             assert "need a van for saturday under $90 a day" in v.text, v.text
             assert v.text[0].islower() and "." not in v.text, v.text
             assert {i["place"] for i in v.details["inserted"]} <= {"lead", "tail"}
+
+
+def test_distractor_fits_the_kind_of_message() -> None:
+    # a voice command with a wake word: a spoken filler or aside right after the wake word,
+    # never a typed pleasantry before it or a written sign-off after it
+    alexa = _task("Alexa, set a timer for 45 seconds.", d="45 seconds")
+    assert [keyed(alexa, "distractor", level, 0, 0).text for level in (0.1, 0.3, 0.5, 1.0)] == [
+        "Alexa, um, set a timer for 45 seconds.",
+        "Alexa, just quickly, set a timer for 45 seconds.",
+        "Alexa, before I forget, set a timer for 45 seconds.",
+        "Alexa, er, while I think of it, set a timer for 45 seconds.",
+    ]
+    for seed in range(20):
+        v = gen(alexa, "distractor", 0.5, seed)
+        assert v.details["style"] == "voice" and v.text.startswith("Alexa, ") and v.text.endswith("seconds.")
+    # a question to the assistant: "quick question,", never "before I forget, how's ...?"
+    asks = _task("Hey Google, how's the traffic on the way to work?")
+    asides = {
+        i["text"] for seed in range(30) for i in gen(asks, "distractor", 0.5, seed).details["inserted"]
+    } - set(load_data("distractors")["voice_filler"])
+    assert asides and asides <= set(load_data("distractors")["voice_aside_question"]), asides
+    # a typed one-line question: a greeting or a polite sentence before it, short thanks after,
+    # never a spoken filler ("Um, do you ...")
+    q = _task("Do you deliver to the islands?")
+    assert [
+        keyed(q, "distractor", level, 0, index).text for level in (0.1, 0.3, 0.5) for index in (0, 1)
+    ] == [
+        "Do you deliver to the islands? Thanks.",
+        "Do you deliver to the islands? Cheers.",
+        "Hi, do you deliver to the islands? Thanks.",
+        "Do you deliver to the islands? Many thanks.",
+        "Do you deliver to the islands? Much appreciated, thanks.",
+        "Hi there, do you deliver to the islands? Cheers.",
+    ]
+    spoken = set(load_data("distractors")["spoken"])
+    for seed in range(20):
+        assert not {i["text"] for i in gen(q, "distractor", 0.5, seed).details["inserted"]} & spoken
+    # a one-sentence order gets no closing ("Happy to explain more." after "Book court 3 ...")
+    one = _task("Book court 3 for tennis tomorrow at 7pm.")
+    for seed in range(20):
+        places = {i["place"] for i in gen(one, "distractor", 1.0, seed).details["inserted"]}
+        assert places <= {"polite", "opening", "thanks"}, places
+    # a greeting runs only into a function word: not into a bare order or a name
+    for prompt in ("Cancel my cleaning on Friday.", "Sarah needs a new appointment. Is Monday free?"):
+        for seed in range(20):
+            v = gen(_task(prompt), "distractor", 0.2, seed)
+            assert not v.text.startswith(("Hi", "Hello")), v.text
+    # a follow-up to an earlier message gets nothing before it
+    for prompt in (
+        "Actually, can you make it the afternoon? The morning no longer works.",
+        "Actually, is Monday free?",
+    ):
+        for seed in range(20):
+            v = gen(_task(prompt), "distractor", 1.0, seed)
+            assert v.text.startswith("Actually, "), v.text
+    # nothing after a message that ends by thanking; "I'd appreciate a refund." is no thanks
+    thanked = _task("Can you move my collection to Thursday? Same time. Thanks.")
+    for seed in range(20):
+        assert gen(thanked, "distractor", 0.5, seed).text.endswith("Same time. Thanks."), seed
+    asks = _task("The pastries were stale. I'd appreciate a partial refund.")
+    assert any(
+        i["place"] == "closing"
+        for s in range(20)
+        for i in gen(asks, "distractor", 0.5, s).details["inserted"]
+    )
+    # a short lower-case command gets no "any help appreciated": there is nothing to help with
+    timer = _task("set a timer for 25 minutes for the lasagne", d="25 minutes")
+    help_tails = set(load_data("distractors")["lower_tail_help"])
+    for seed in range(30):
+        for level in (0.3, 0.5, 1.0):
+            assert (
+                not {i["text"] for i in gen(timer, "distractor", level, seed).details["inserted"]}
+                & help_tails
+            )
+    # no background given as the reason for an unrelated command ("The dog's finally settled, so ...")
+    assert not [s for s in spoken if s.endswith(", so") and len(words(s)) > 3]
 
 
 def test_distractor_never_lands_before_a_sentence_that_refers_back() -> None:

@@ -70,6 +70,9 @@ _GREETING_SENTENCE_RE = re.compile(
     re.I,
 )
 _THANKS_RE = re.compile(r"\b(?:thank|thanks|thx|ty|ta|cheers|appreciated?)\b", re.I)
+_THANKED_END_RE = re.compile(r"\b(?:thank|thanks|thx|ty|ta|cheers|appreciated)\b", re.I)
+"""A last sentence that thanks ("Thanks.", "Much appreciated."): nothing more goes after it
+("I'd appreciate a refund." is a request, not thanks)."""
 _QUESTION_RE = re.compile(
     r"\?|^\s*(?:(?:hi|hey|hello)\W+)?(?:what|whats|what's|when|where|why|how|who|which|is|are|can|could|"
     r"do|does|did|will|would|should)\b|\bwhy\s*$",
@@ -77,10 +80,12 @@ _QUESTION_RE = re.compile(
 )
 BACKREF_RE = re.compile(
     r"^[\"'“(]*(?:it|it's|its|this|that|that's|these|those|they|they're|them|their|he|she|his|"
-    r"her|same|such|both|so|and|but|or|then|also|which|otherwise|instead|there)(?![\w'])",
+    r"her|same|such|both|so|and|but|or|then|also|which|otherwise|instead|there|actually|anyway)(?![\w'])",
     re.I,
 )
-"""A sentence opening that refers back to the sentence before it: no pool entry opens so."""
+"""A sentence opening that refers back to the sentence before it (or to an earlier message:
+"Actually, can you move it ..."): no pool entry opens so, and nothing goes before a message
+whose first sentence opens so."""
 
 MAX_OPENING = 2
 """At most this many context sentences before the message (stacked only at high levels)."""
@@ -89,6 +94,10 @@ SHORT_LOWER = 12
 may be spoken to an assistant): it gets only a lead of one or two words ("hey", "hi there")."""
 MAX_SPOKEN = 1
 """One spoken lead-in before a voice command (two stacked read as "Right, Right, okay then,")."""
+MAX_QUESTION_THANKS = 4
+"""A one-line question gets a short thanks ("Thanks in advance."), not a paragraph of it."""
+MORE_PIECES = frozenset({"written", "question"})
+"""Kinds where one more (shorter) piece may make up the same token sum half the time."""
 
 
 def _stem(word: str) -> str:
@@ -113,7 +122,12 @@ POOL_KEYS = (
     "thanks",
     "lower_lead",
     "lower_tail",
+    "lower_tail_help",
     "spoken",
+    "greeting",
+    "voice_filler",
+    "voice_aside",
+    "voice_aside_question",
 )
 """The pool lists of ``distractors.json``."""
 
@@ -201,40 +215,126 @@ def _allowed(key: str, banned: frozenset[str]) -> tuple[tuple[str, int], ...]:
     return tuple((s, n) for s, content, n in pool(key) if not (content & banned))
 
 
-def _groups(ctx: TaskContext, style: str) -> list[_Group]:
-    """The places this message offers, in text order, each with the entries allowed there."""
+WAKE_RE = re.compile(r"^\s*(?:(?:hey|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby)\s*,\s*", re.I)
+"""A voice command's wake word and the comma after it ("Alexa, ", "Hey Google, ")."""
+_REQUEST_QUESTION_RE = re.compile(
+    r"^\W*(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone|anybody)\b", re.I
+)
+"""A question that asks for something to be done ("Can you move ..."), not for information."""
+
+_OPENERS = frozenset(
+    "i i'm i've i'd i'll my we we're we've we'd we'll our you your it it's its this that the a an "
+    "there there's they their he she his her me us what what's when where which who why how is are "
+    "was were do does did can could would will should may might have has had please just any some "
+    "since after before about last yesterday today tonight not no one two three".split()
+)
+"""First words a greeting may run into ("Hi, my parcel ...", "Hi, do you ..."): lower-cased
+after "Hi," they stay what they were; a name or a place ("Brompton", "Sarah") would not, and a
+bare order ("Hi, cancel my ...") reads curt."""
+
+
+def _greetings(masked: str, banned: frozenset[str]) -> tuple[tuple[str, int], ...]:
+    """The greetings that may run into this message: only when its first word is a function
+    word (a bare order reads curt after "Hi," and a name would be lower-cased), and none that
+    ends on that word ("Hi there, there's ...")."""
+    m = re.match(r"\s*([A-Za-z]+(?:['’][A-Za-z]+)?)", masked)
+    word = m.group(1).lower().replace("’", "'") if m else ""
+    if word not in _OPENERS:
+        return ()
+    head = word.split("'", 1)[0]
+    return tuple((s, n) for s, n in _allowed("greeting", banned) if words(s)[-1].lower() != head)
+
+
+KINDS = ("voice", "command", "question", "lower", "written")
+"""The kinds of message the distractor class tells apart (see :func:`message_kind`)."""
+
+
+def message_kind(masked: str) -> str:
+    """What kind of message this is, for choosing what a user would add to it.
+
+    ``voice``: opens with a wake word and a comma ("Alexa, book ..."), whatever its punctuation;
+    ``lower``: a lower-case message without final punctuation, or a lower-case one-line
+    question; ``question``: one typed sentence ending in "?"; ``command``: one sentence with no
+    final punctuation (said to an assistant or typed as a terse order); ``written``: the rest
+    (punctuated requests and messages of several sentences).
+    """
+    if WAKE_RE.match(masked):
+        return "voice"
+    style = message_style(masked)
+    one = len(sentence_spans(masked)) == 1
+    end = masked.rstrip()
+    letters = re.search(r"[A-Za-z]", masked)
+    if style == "lower" or (one and end.endswith("?") and letters and masked[letters.start()].islower()):
+        return "lower"
+    if one and end.endswith("?"):
+        return "question"
+    if one and not end.endswith((".", "!", "?")):
+        return "command"
+    return "written"
+
+
+def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
+    """The places this kind of message offers, in text order, each with the entries allowed there.
+
+    Each kind gets only what its writer or speaker would add there (see the module docstring);
+    a place with no fitting entry stays empty, and a message with none is refused.
+    """
     masked = ctx.masked
     banned = _banned(ctx)
-    question = bool(_QUESTION_RE.search(masked))
     thanked = bool(_THANKS_RE.search(ctx.prompt))
-    if style == "spoken":
+    if kind == "voice":
+        # "Alexa, before I forget, how's my portfolio ...?" is odd: a question gets "quick question,"
+        wake = WAKE_RE.match(masked)
+        asks = bool(wake and _QUESTION_RE.search(masked[wake.end() :]))
+        aside = _allowed("voice_aside_question" if asks else "voice_aside", banned)
+        return [_Group("filler", _allowed("voice_filler", banned), 1), _Group("aside", aside, 1)]
+    if kind == "command":
         return [_Group("lead", _allowed("spoken", banned), MAX_SPOKEN)]
-    if style == "lower":
+    if kind == "lower":
+        question = bool(_QUESTION_RE.search(masked))
         lead = () if _GREETING_RE.match(masked) else _allowed("lower_lead", banned)
+        tails = _allowed("lower_tail", banned)
         if not question and len(words(masked)) <= SHORT_LOWER:
             lead = tuple((s, n) for s, n in lead if n <= 2)
-        tails = _allowed("lower_tail", banned)
+        else:
+            tails += _allowed("lower_tail_help", banned)
         tail = tuple((s, n) for s, n in tails if not (thanked and _THANKS_RE.search(s)))
         return [_Group("lead", lead, 1), _Group("tail", tail, 1)]
+    thanks = () if thanked else _allowed("thanks", banned)
+    if kind == "question":
+        greeted = bool(_GREETING_RE.match(masked)) or bool(BACKREF_RE.match(masked))
+        info = not _REQUEST_QUESTION_RE.match(masked)
+        before = _allowed("polite", banned) + (_allowed("opening_question", banned) if info else ())
+        after = _allowed("closing_question", banned) if info else ()
+        return [
+            _Group("greeting", () if greeted else _greetings(masked, banned), 1),
+            _Group("polite", () if greeted else before, 1),
+            _Group("closing", after, 1),
+            _Group("thanks", tuple((s, n) for s, n in thanks if n <= MAX_QUESTION_THANKS), 1),
+        ]
     spans = sentence_spans(masked)
     first = masked[spans[0][0] : spans[0][1]] if spans else ""
+    last = masked[spans[-1][0] : spans[-1][1]] if spans else ""
+    greeted = len(spans) > 1 and bool(_GREETING_SENTENCE_RE.match(first))
+    body = spans[1 if greeted else 0][0] if spans else 0
+    # "Actually, can you move it ...": a follow-up to an earlier message gets nothing before it
+    follow_up = bool(BACKREF_RE.match(masked[body:]))
+    greeting = () if follow_up else _greetings(masked, banned)
     polite: tuple[tuple[str, int], ...] = ()
     opening: tuple[tuple[str, int], ...] = ()
-    if not _GREETING_RE.match(masked) or (len(spans) > 1 and _GREETING_SENTENCE_RE.match(first)):
+    if not follow_up and (not _GREETING_RE.match(masked) or greeted):
         polite = _allowed("polite", banned)
-        opening = _allowed("opening", banned) + (_allowed("opening_question", banned) if question else ())
-    tail_ok = masked.rstrip().endswith((".", "!", "?")) and not masked.rstrip().endswith("\ue001")
+        opening = _allowed("opening", banned)
+    tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _THANKED_END_RE.search(last)
     closing: tuple[tuple[str, int], ...] = ()
-    thanks: tuple[tuple[str, int], ...] = ()
-    if tail_ok:
-        closing = _allowed("closing", banned) + (_allowed("closing_question", banned) if question else ())
-        if not thanked:
-            thanks = _allowed("thanks", banned)
+    if tail_ok and len(spans) > 1:
+        closing = _allowed("closing", banned)
     return [
+        _Group("greeting", greeting, 1),
         _Group("polite", polite, 1),
         _Group("opening", opening, MAX_OPENING),
         _Group("closing", closing, 1),
-        _Group("thanks", thanks, 1),
+        _Group("thanks", thanks if tail_ok else (), 1),
     ]
 
 
@@ -258,52 +358,107 @@ def _cached_plans(groups: tuple[_Group, ...]) -> dict[int, list[tuple[tuple[int,
 
 def candidates_for(ctx: TaskContext) -> list[tuple[str, int]]:
     """Pool entries allowed for this task (no shared content word with prompt or slots)."""
-    style = message_style(ctx.masked)
-    return [s for g in _groups(ctx, style) for s in g.sentences]
+    return [s for g in _groups(ctx, message_kind(ctx.masked)) for s in g.sentences]
+
+
+def _voice(masked: str, chosen: dict[str, list[str]]) -> str:
+    """``Alexa, um, before I forget, book ...``: the pieces go right after the wake word."""
+    wake = WAKE_RE.match(masked)
+    assert wake is not None
+    pieces = chosen["filler"] + chosen["aside"]
+    head = masked[: wake.end()].rstrip()
+    if head[:1].islower():
+        pieces = [p.replace("I ", "i ") for p in pieces]
+    return head + " " + " ".join(pieces) + " " + masked[wake.end() :]
+
+
+def _question(masked: str, chosen: dict[str, list[str]]) -> str:
+    """``Hi, sorry to bother you. Do you ...? Thanks!``: a greeting runs into what follows."""
+    out = masked.rstrip()
+    after = chosen["closing"] + chosen["thanks"]
+    if after:
+        out += " " + " ".join(after)
+    out += masked[len(masked.rstrip()) :]
+    start = len(out) - len(out.lstrip())
+    body = out[start:]
+    if chosen["polite"]:
+        body = chosen["polite"][0] + " " + body
+    if chosen["greeting"]:
+        body = chosen["greeting"][0] + " " + decapitalize_first(body)
+    return out[:start] + body
+
+
+def _command(masked: str, chosen: dict[str, list[str]]) -> str:
+    """``Okay, before I forget, book ...``: a spoken lead-in, the command in lower case."""
+    joined = chosen["lead"][0].rstrip(",")
+    sep = " " if joined.endswith((" so", " and")) else ", "
+    return joined[:1].upper() + joined[1:] + sep + decapitalize_first(masked)
+
+
+def _lower(masked: str, chosen: dict[str, list[str]]) -> str:
+    """``hi, need a van ... thanks``: lower case and unpunctuated like the message."""
+    out = masked
+    if chosen["lead"]:
+        lead = chosen["lead"][0]
+        out = lead + (" " if lead.endswith((" so", " but")) else ", ") + out
+    if chosen["tail"]:
+        out = out.rstrip() + " " + chosen["tail"][0] + masked[len(masked.rstrip()) :]
+    return out
+
+
+def _written(masked: str, chosen: dict[str, list[str]]) -> str:
+    """Polite and context sentences before the first sentence (after a greeting sentence),
+    a closing and thanks after the last."""
+    spans = sentence_spans(masked)
+    out = masked
+    after = chosen["closing"] + chosen["thanks"]
+    if after:
+        end = len(out.rstrip())
+        out = out[:end] + " " + " ".join(after) + out[end:]
+    before = chosen["polite"] + chosen["opening"]
+    if before:
+        g = 1 if _GREETING_RE.match(masked) else 0
+        at = spans[g][0] if g < len(spans) else spans[0][0]
+        out = out[:at] + " ".join(before) + " " + out[at:]
+    if chosen["greeting"]:
+        at = spans[0][0]
+        out = out[:at] + chosen["greeting"][0] + " " + decapitalize_first(out[at:])
+    return out
+
+
+_ASSEMBLE = {
+    "voice": _voice,
+    "question": _question,
+    "command": _command,
+    "lower": _lower,
+    "written": _written,
+}
+"""How the chosen pieces are put around (or, for a voice command, inside) each kind of message."""
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
     masked = ctx.masked
-    style = message_style(masked)
-    groups = tuple(g for g in _groups(ctx, style))
+    kind = message_kind(masked)
+    groups = tuple(_groups(ctx, kind))
     plans = _cached_plans(groups)
     if not plans:
-        raise SkipGeneration("no distractor sentence is free of words that compete with the prompt")
+        raise SkipGeneration(
+            f"no distractor entry fits this {kind} message without sharing a word with the prompt "
+            "or its slots; add entries to the matching list of distractors.json to cover it"
+        )
     target = level * max(1, len(words(ctx.prompt)))
     tokens = min(plans, key=lambda s: (abs(s - target), s))
     ways = plans[tokens]
     # fewest pieces, or (half the time, when there is such a way) one more: "Thanks in advance,
     # I really appreciate it." or "Sorry to bother you. … Thanks in advance."
     fewest = min(sum(j for _, j in w) for w in ways)
-    more = style == "written" and any(sum(j for _, j in w) == fewest + 1 for w in ways)
+    more = kind in MORE_PIECES and any(sum(j for _, j in w) == fewest + 1 for w in ways)
     pieces = fewest + 1 if more and rng.random() < 0.5 else fewest
     way = rng.choice([w for w in ways if sum(j for _, j in w) == pieces])
     chosen = {g.place: g.pick(t, j, rng) if j else [] for g, (t, j) in zip(groups, way, strict=True)}
     inserted = [{"place": place, "text": text} for place, texts in chosen.items() for text in texts]
-    if style == "spoken":
-        joined = chosen["lead"][0].rstrip(",")
-        sep = " " if joined.endswith((" so", " and")) else ", "
-        out = joined[:1].upper() + joined[1:] + sep + decapitalize_first(masked)
-    elif style == "lower":
-        out = masked
-        if chosen["lead"]:
-            lead = chosen["lead"][0]
-            out = lead + (" " if lead.endswith((" so", " but")) else ", ") + out
-        if chosen["tail"]:
-            out = out.rstrip() + " " + chosen["tail"][0] + masked[len(masked.rstrip()) :]
-    else:
-        spans = sentence_spans(masked)
-        out = masked
-        after = chosen["closing"] + chosen["thanks"]
-        if after:
-            end = len(out.rstrip())
-            out = out[:end] + " " + " ".join(after) + out[end:]
-        before = chosen["polite"] + chosen["opening"]
-        if before:
-            g = 1 if _GREETING_RE.match(masked) else 0
-            at = spans[g][0] if g < len(spans) else spans[0][0]
-            out = out[:at] + " ".join(before) + " " + out[at:]
-    return Variant(text=ctx.unmask(out), details={"inserted": inserted, "style": style})
+    out = _ASSEMBLE[kind](masked, chosen)
+    return Variant(text=ctx.unmask(out), details={"inserted": inserted, "style": kind})
 
 
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
