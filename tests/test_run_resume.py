@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from perturb.records import Trial
-from tests.run_helpers import make_suite
+from perturb.testing.suite import make_suite
 
 pytestmark = pytest.mark.slow
 
