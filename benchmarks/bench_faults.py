@@ -30,7 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.chat_server import completion, running, serve  # noqa: E402
+from benchmarks.chat_server import running, serve  # noqa: E402
+from perturb.testing.chat import completion  # noqa: E402
 
 LATENCY_S = 0.05
 TASKS = 100
@@ -126,7 +127,7 @@ async def bare(base_url: str, prompts: list[str], expected: list[int]) -> float:
     from openai import AsyncOpenAI
 
     from perturb.run.tools import load_tools
-    from tests.fault_tools import get_item, new_store
+    from perturb.testing.tools import get_item, new_store
 
     schemas = [d.openai_schema() for d in load_tools(Path(os.environ["BENCH_TOOLS"])).tools.values()]
     client = AsyncOpenAI(base_url=base_url, api_key="sk-bench", max_retries=0)
@@ -201,8 +202,8 @@ def main() -> int:
         f"injection {with_injection * 1e6:.1f} us, ratio={with_injection / per_call:.3f} (target <= 1.05)"
     )
 
-    from tests.fault_tools import TOOLS_TOML, item_value
-    from tests.run_helpers import make_suite
+    from perturb.testing.suite import make_suite
+    from perturb.testing.tools import TOOLS_TOML, item_value
 
     with running(__file__) as base_url:
         with tempfile.TemporaryDirectory(prefix="perturb-bench-faults-") as tmp:

@@ -23,7 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from benchmarks.chat_server import completion, running, serve  # noqa: E402
+from benchmarks.chat_server import running, serve  # noqa: E402
+from perturb.testing.chat import completion  # noqa: E402
 
 LATENCY_S = 0.05
 CALLS = 1000
@@ -102,7 +103,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
 
-    from tests.run_helpers import make_suite
+    from perturb.testing.suite import make_suite
 
     with running(__file__) as base_url:
         with tempfile.TemporaryDirectory(prefix="perturb-bench-openai-") as tmp:

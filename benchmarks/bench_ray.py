@@ -1,9 +1,9 @@
 """``--executor ray`` against ``--executor local`` on one machine, measured in one run.
 
-1. Overhead: 2,000 trials of an agent that sleeps 50 ms (``tests.ray_agents:sleepy``) at
+1. Overhead: 2,000 trials of an agent that sleeps 50 ms (``perturb.testing.agents:sleepy``) at
    ``--concurrency C``, local then Ray (the Ray cluster is started first and timed apart).
    Per-trial overhead = (wall - ideal) / trials with ideal = trials x 50 ms / C.
-2. CPU-bound: trials of pure-Python work that holds the GIL (``tests.ray_agents:cpu_bound``).
+2. CPU-bound: trials of pure-Python work that holds the GIL (``perturb.testing.agents:cpu_bound``).
    Locally they share one interpreter; under Ray each actor is a process with its own CPU.
    CPU use = trials x (CPU seconds of one trial, measured alone) / (wall x CPUs given).
 3. Driver write rate: the driver's trial loop fed by an executor that answers instantly with a
@@ -38,8 +38,8 @@ from benchmarks.results import add_json_option, load_average, write_results  # n
 from perturb.io.jsonl import Appender  # noqa: E402
 from perturb.run.core import RunOptions, run  # noqa: E402
 from perturb.run.scheduler import Counts, TrialRunner  # noqa: E402
-from tests.ray_agents import cpu_bound  # noqa: E402
-from tests.run_helpers import make_suite  # noqa: E402
+from perturb.testing.agents import cpu_bound  # noqa: E402
+from perturb.testing.suite import make_suite  # noqa: E402
 
 LATENCY_S = 0.05
 
@@ -182,7 +182,7 @@ def main() -> int:
             (small, small_cpu), (big, big_cpu) = (
                 timed_run(
                     sleepy,
-                    "tests.ray_agents:sleepy",
+                    "perturb.testing.agents:sleepy",
                     k,
                     args.concurrency,
                     executor,
@@ -226,7 +226,12 @@ def main() -> int:
         for executor in ("local", "ray"):
             (small, _), (big, _) = (
                 timed_run(
-                    cpu, "tests.ray_agents:cpu_bound", k, args.cpus * 2, executor, root / f"c{k}-{executor}"
+                    cpu,
+                    "perturb.testing.agents:cpu_bound",
+                    k,
+                    args.cpus * 2,
+                    executor,
+                    root / f"c{k}-{executor}",
                 )
                 for k in (1, reps)
             )

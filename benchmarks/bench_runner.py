@@ -25,7 +25,7 @@ from rich.console import Console  # noqa: E402
 
 from perturb.console import BarProgress  # noqa: E402
 from perturb.run.core import RunOptions, run  # noqa: E402
-from tests.run_helpers import make_suite  # noqa: E402
+from perturb.testing.suite import make_suite  # noqa: E402
 
 LATENCY_S = 0.05
 AGENT = f"""

@@ -4,8 +4,9 @@ latency with what a benchmark's ``reply(body)`` returns.
 
 A benchmark script serves with :func:`serve` when started as ``SCRIPT --serve PORT`` and starts
 itself that way with :func:`running` (which waits for the port, sets a dummy ``OPENAI_API_KEY``
-and stops the process afterwards). Used by bench_openai_runner.py and bench_faults.py; the
-completion body (:func:`completion_body`) is also what tests/fake_openai.py answers with.
+and stops the process afterwards). Used by bench_openai_runner.py and bench_faults.py, whose
+replies are built with :func:`perturb.testing.chat.completion` (the one builder of a completion
+body, which the in-process test server :class:`perturb.testing.FakeOpenAIServer` answers with too).
 """
 
 from __future__ import annotations
@@ -23,47 +24,6 @@ from typing import Any
 
 Reply = Callable[[dict[str, Any]], bytes]
 """A request body -> the JSON response body."""
-
-
-def completion_body(
-    model: str,
-    message: dict[str, Any],
-    *,
-    usage: tuple[int, int] = (9, 9),
-    id: str = "chatcmpl-bench",  # noqa: A002 - the protocol's field name
-    created: int = 0,
-    **extra: object,
-) -> dict[str, Any]:
-    """A chat.completion response body holding ``message`` (``finish_reason`` follows its tool
-    calls; ``usage`` is prompt and completion tokens; ``extra`` adds top-level fields such as
-    ``system_fingerprint``). The one builder of a completion body: this server and the tests'
-    fake OpenAI server (tests/fake_openai.py) both answer with it."""
-    prompt_tokens, completion_tokens = usage
-    return {
-        "id": id,
-        "object": "chat.completion",
-        "created": created,
-        "model": model,
-        **extra,
-        "choices": [
-            {
-                "index": 0,
-                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
-                "logprobs": None,
-                "message": message,
-            }
-        ],
-        "usage": {
-            "prompt_tokens": prompt_tokens,
-            "completion_tokens": completion_tokens,
-            "total_tokens": prompt_tokens + completion_tokens,
-        },
-    }
-
-
-def completion(model: str, message: dict[str, Any], **extra: object) -> bytes:
-    """:func:`completion_body` as the bytes of a response."""
-    return json.dumps(completion_body(model, message, **extra)).encode()
 
 
 def serve(port: int, reply: Reply, latency_s: float) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.fake_openai import FakeOpenAIServer, Reply
+from perturb.testing.chat import FakeOpenAIServer, Reply
 
 
 @pytest.fixture

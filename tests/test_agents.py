@@ -21,7 +21,7 @@ from perturb.run.agents import (
     response_from_stdout,
 )
 from perturb.run.agents.openai import OpenAIAgent
-from tests.fake_openai import Reply
+from perturb.testing.chat import Reply
 
 SCRIPT = Path(__file__).with_name("agent_script.py")
 

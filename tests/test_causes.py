@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.run.causes import ErroredTrial, cause_key, cause_lines, group_causes
-from tests.run_helpers import make_suite
+from perturb.testing.suite import make_suite
 
 TASKS = [
     {"id": "add", "prompt": "What is 2+2?", "expected": 4, "grader": "numeric"},

@@ -32,8 +32,8 @@ from perturb.freeze.core import build, verify
 from perturb.freeze.fixtures import SuitePaths, pending_path, render_fixtures, render_lock
 from perturb.records import Trial
 from perturb.review.journal import Recorder, open_context, read_journal
+from perturb.testing.suite import make_suite
 from tests.review_project import SUITE, make_project
-from tests.run_helpers import make_suite
 from tests.test_review_tty import Review
 
 pytestmark = pytest.mark.slow

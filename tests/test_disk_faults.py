@@ -32,9 +32,9 @@ from perturb.freeze.core import verify
 from perturb.freeze.fixtures import SuitePaths, pending_path
 from perturb.io.jsonl import Appender, write_atomic
 from perturb.records import Trial
+from perturb.testing.suite import make_suite
 from tests.fault_helpers import assert_clean, can_mount, small_fs, snapshot
 from tests.review_project import SUITE, make_project
-from tests.run_helpers import make_suite
 
 pytestmark = pytest.mark.slow
 

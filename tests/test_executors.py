@@ -18,7 +18,7 @@ from perturb.errors import UsageError
 from perturb.run.executors import EXECUTORS, RAY_MISSING, WorkerRecipe, check_address, parse_resources
 from perturb.run.executors.ray import actor_options, workers_that_fit
 from perturb.run.scheduler import TrialRunner
-from tests.run_helpers import make_suite
+from perturb.testing.suite import make_suite
 
 TASKS = [{"id": "add", "prompt": "What is 2+2?", "expected": 4, "grader": "numeric"}]
 

@@ -7,7 +7,7 @@ import asyncio
 import openai
 import pytest
 
-from tests.fake_openai import FakeOpenAIServer, Reply
+from perturb.testing.chat import FakeOpenAIServer, Reply
 
 
 def test_real_client_gets_scripted_replies_in_order() -> None:

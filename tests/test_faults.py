@@ -26,9 +26,9 @@ from perturb.report.core import build_report
 from perturb.run.faults import FAULTS, FaultPlan, parse_lambdas, schedule_digest
 from perturb.run.tools import ToolClient, load_tools
 from perturb.run.tools.http import ToolServer
-from tests.fake_openai import FakeOpenAIServer, Reply
-from tests.fault_tools import TOOLS_TOML, item_value
-from tests.run_helpers import make_suite, read_trials
+from perturb.testing.chat import FakeOpenAIServer, Reply
+from perturb.testing.suite import make_suite, read_trials
+from perturb.testing.tools import TOOLS_TOML, item_value
 
 REPO = Path(__file__).resolve().parent.parent
 KEYS = ["alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"]
@@ -424,18 +424,15 @@ def test_bad_fault_options_exit_2_before_the_run(project: Path, args: list[str],
     ("edit", "message"),
     [
         (
-            ('function = "tests.fault_tools:get_item"', 'function = "tests.no_such_module:get_item"'),
+            ('function = "perturb.testing.tools:get_item"', 'function = "tests.no_such_module:get_item"'),
             "tools.get_item.function: cannot import 'tests.no_such_module': ModuleNotFoundError: No module named 'tests.no_such_module' (expected a module importable from the project directory)",
         ),
         (
-            ('function = "tests.fault_tools:get_item"', 'function = "tests.fault_tools:nothing"'),
-            "tools.get_item.function: module 'tests.fault_tools' has no attribute 'nothing'",
+            ('function = "perturb.testing.tools:get_item"', 'function = "perturb.testing.tools:nothing"'),
+            "tools.get_item.function: module 'perturb.testing.tools' has no attribute 'nothing'",
         ),
         (
-            (
-                'properties = { key = { type = "string" } }, required = ["key"], additionalProperties = false',
-                'properties = { key = { type = "text" } }',
-            ),
+            ('properties = { key = { type = "string" } }\n', 'properties = { key = { type = "text" } }\n'),
             "tools.get_item.parameters: not a valid JSON Schema: 'text' is not valid under any of the given schemas (at properties.key.type)",
         ),
         (

@@ -28,9 +28,9 @@ from typer.testing import CliRunner
 from perturb.cli import app
 from perturb.records import Task, Trial
 from perturb.report.gate import load_baseline
+from perturb.testing.suite import make_suite
 from tests.fault_helpers import assert_clean, snapshot
 from tests.review_project import make_candidate, write_lines
-from tests.run_helpers import make_suite
 
 pytestmark = pytest.mark.slow
 

@@ -11,7 +11,7 @@ from perturb.errors import GraderError
 from perturb.records import Grader
 from perturb.run.graders import check_grader, grade, normalize_text
 from perturb.run.graders.llm_judge import PROMPT_SHA256, LLMJudge, parse_verdict
-from tests.fake_openai import Reply
+from perturb.testing.chat import Reply
 
 
 def g(kind: str, **kw: object) -> Grader:

@@ -33,8 +33,8 @@ from perturb.report.results import read_run
 from perturb.review.journal import load_candidates, read_journal
 from perturb.run.store import read_manifest, scan_trials
 from perturb.tasks import load_tasks
+from perturb.testing.suite import make_suite
 from tests.fault_helpers import assert_clean, snapshot
-from tests.run_helpers import make_suite
 
 runner = CliRunner()
 AGENT = "hostile_agent_q3:agent"

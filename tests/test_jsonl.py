@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from perturb.errors import InputError, OutputError
-from perturb.io.jsonl import Appender, read_jsonl, write_atomic, write_jsonl_atomic
+from perturb.io.jsonl import Appender, loads_strict, read_jsonl, write_atomic, write_jsonl_atomic
 
 
 def test_read_reports_file_line_and_reason(tmp_path: Path) -> None:
@@ -121,3 +121,20 @@ def test_written_lines_are_read_back_by_plain_jsonlines(tmp_path: Path) -> None:
     with jsonlines.open(p) as reader:
         assert list(reader) == rows
     assert read_jsonl(p) == [(1, rows[0]), (2, rows[1])]
+
+
+def test_a_control_character_error_says_at_once(tmp_path: Path) -> None:
+    """The decoder's "Invalid control character at" already ends in "at": not "at at column"."""
+    with pytest.raises(InputError) as info:
+        loads_strict('"a\x01b"', "f.json")
+    assert (
+        str(info.value)
+        == "f.json:1: invalid JSON: Invalid control character at column 3 (expected one JSON document)"
+    )
+    path = tmp_path / "x.jsonl"
+    path.write_text('{"a": 1}\n{"a": "x\x01"}\n', encoding="utf-8")
+    with pytest.raises(InputError) as info:
+        read_jsonl(path)
+    assert str(info.value) == (
+        f"{path}:2: invalid JSON: Invalid control character at column 9 (expected one JSON object per line)"
+    )

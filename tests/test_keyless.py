@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.cli import app
-from tests.fake_openai import FakeOpenAIServer, Reply
+from perturb.testing.chat import FakeOpenAIServer, Reply
 from tests.fault_helpers import assert_clean
 from tests.test_llm_generate import good, write_suite
 

@@ -1,4 +1,4 @@
-"""Faults of an OpenAI-compatible server, against the local server in tests/fake_openai.py.
+"""Faults of an OpenAI-compatible server, against the local server in perturb/testing/chat.py.
 
 What tests/test_llm_generate.py and tests/test_agents.py already cover is not repeated here
 (generator: 429 with Retry-After, 500, a slow reply, truncated JSON, giving up; agent: 429 with
@@ -26,8 +26,8 @@ from perturb.cli import app
 from perturb.records import Candidate
 from perturb.run.agents import AgentCallError, AgentResponse
 from perturb.run.agents.openai import OpenAIAgent
-from tests.fake_openai import FakeOpenAIServer, Reply, completion_body
-from tests.run_helpers import make_suite
+from perturb.testing.chat import FakeOpenAIServer, Reply, reply_body
+from perturb.testing.suite import make_suite
 
 pytestmark = pytest.mark.slow
 
@@ -40,13 +40,13 @@ def raw(reply: dict[str, Any]) -> bytes:
 
 
 def renamed_choices(content: str = "ok") -> Reply:
-    body = completion_body("m", Reply(content=content))
+    body = reply_body("m", Reply(content=content))
     body["choice"] = body.pop("choices")
     return Reply(raw_body=raw(body))
 
 
 def missing_content() -> Reply:
-    body = completion_body("m", Reply(content="ok"))
+    body = reply_body("m", Reply(content="ok"))
     del body["choices"][0]["message"]["content"]
     return Reply(raw_body=raw(body))
 

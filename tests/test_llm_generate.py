@@ -21,7 +21,7 @@ from perturb.errors import LLMError
 from perturb.io.llm import ResponseCache, chat_with_retries, retry_after_seconds
 from perturb.io.secrets import public_url
 from perturb.records import Candidate
-from tests.fake_openai import FakeOpenAIServer, Reply
+from perturb.testing.chat import FakeOpenAIServer, Reply
 
 KEY = "sk-test-SECRET-0123456789abcdef"
 TASKS = [

@@ -23,8 +23,8 @@ import pytest
 from typer.testing import CliRunner
 
 from perturb.run.agents.cmd import MAX_STDOUT_BYTES, agent_env
+from perturb.testing.suite import make_suite, read_trials
 from tests.fault_helpers import assert_clean
-from tests.run_helpers import make_suite, read_trials
 
 runner = CliRunner()
 TASKS = [

@@ -24,7 +24,7 @@ import pytest
 
 from perturb.records import Trial
 from perturb.run.core import RunOptions, run
-from tests.run_helpers import make_suite, read_trials
+from perturb.testing.suite import make_suite, read_trials
 
 pytestmark = pytest.mark.slow
 
@@ -122,7 +122,7 @@ def test_ray_writes_the_same_records_as_local_over_the_bundled_fixtures(cluster:
 
 
 def test_every_agent_kind_runs_on_workers(cluster: str, tmp_path: Path, fake_openai: Any) -> None:
-    from tests.fake_openai import Reply
+    from perturb.testing.chat import Reply
 
     fixtures = project(tmp_path)
     script = REPO / "tests" / "agent_script.py"
@@ -208,7 +208,7 @@ def test_sigkill_of_the_driver_then_resume_runs_each_trial_exactly_once(cluster:
         "run",
         str(fixtures),
         "--agent",
-        "tests.ray_agents:sleepy",
+        "perturb.testing.agents:sleepy",
         "-n",
         str(n),
         "-c",
@@ -254,7 +254,7 @@ def test_resources_the_cluster_cannot_place_stop_the_run_before_any_trial(
         run(
             RunOptions(
                 fixtures=fixtures,
-                agent="tests.ray_agents:answer",
+                agent="perturb.testing.agents:answer",
                 trials=1,
                 out=out,
                 executor="ray",

@@ -638,7 +638,7 @@ def test_report_and_resume_refuse_a_damaged_trial_line_alike(
 ) -> None:
     """One strict reader: a duplicate key (or NaN) inside a trials line is refused by
     `perturb report` with the same one-line error as by the resume scan of `perturb run`."""
-    from tests.run_helpers import make_suite
+    from perturb.testing.suite import make_suite
 
     fixtures = make_suite(
         tmp_path, [{"id": "a", "prompt": "Say hi", "expected": "Say hi", "grader": "exact"}]
@@ -683,7 +683,7 @@ def test_report_says_what_to_do_about_a_bad_line_and_resume_keeps_its_own_advice
     """A bad line in the middle of trials.jsonl: `perturb report` ends its error with how to
     repair the run (delete the line, resume to redo the trial, report again); the resume scan of
     `perturb run` ends the same refusal with its own advice (a new run with --out)."""
-    from tests.run_helpers import make_suite
+    from perturb.testing.suite import make_suite
 
     fixtures = make_suite(
         tmp_path, [{"id": "a", "prompt": "Say hi", "expected": "Say hi", "grader": "exact"}]

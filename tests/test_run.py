@@ -18,9 +18,9 @@ from perturb.cli import app
 from perturb.io.hashing import sha256_bytes, short_id
 from perturb.records import RunManifest, Trial
 from perturb.run.store import CONFIG_FIELDS, config_hash, trial_seed
+from perturb.testing.chat import Reply
+from perturb.testing.suite import make_suite, read_trials
 from tests import sample_agents
-from tests.fake_openai import Reply
-from tests.run_helpers import make_suite, read_trials
 
 TASKS = [
     {"id": "add", "prompt": "What is 2+2?", "expected": 4, "grader": "numeric"},

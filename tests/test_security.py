@@ -26,9 +26,9 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.io.hashing import canonical_json
-from tests.fake_openai import FakeOpenAIServer, Reply
+from perturb.testing.chat import FakeOpenAIServer, Reply
+from perturb.testing.suite import make_suite
 from tests.fault_helpers import assert_clean
-from tests.run_helpers import make_suite
 
 KEY = "sk-SENTINEL-never-written-5d1e0c"
 runner = CliRunner()

@@ -155,7 +155,7 @@ def iter_jsonl_lines(
             elif truncated:
                 msg = "truncated last line (no newline and not valid JSON; was the file cut off?)"
             elif isinstance(cause, json.JSONDecodeError):
-                msg = f"invalid JSON: {cause.msg} at column {cause.colno} (expected one JSON object per line)"
+                msg = f"invalid JSON: {decode_error_text(cause)} (expected one JSON object per line)"
             else:  # pragma: no cover - jsonlines raises only for the causes above
                 msg = f"invalid JSON: {exc.message} (expected one JSON object per line)"
             yield line, InputError(name, msg, line=line)
@@ -484,6 +484,13 @@ def _parse(text: str) -> Any:
         raise _Reject(f"nested too deeply (expected at most {MAX_DEPTH} levels)", "") from None
 
 
+def decode_error_text(exc: json.JSONDecodeError) -> str:
+    """``MESSAGE at column N`` for a JSON decode error: the one wording of where a line's JSON
+    broke (some of the decoder's messages end in "at" already, e.g. "Invalid control character
+    at", which is not repeated)."""
+    return f"{exc.msg.removesuffix(' at')} at column {exc.colno}"
+
+
 def loads_strict(text: str, name: str, line: int | None = None, *, what: str = "one JSON document") -> Any:
     """Parse JSON the way every perturb reader does, with a one-line ``FILE:LINE`` error.
 
@@ -502,7 +509,7 @@ def loads_strict(text: str, name: str, line: int | None = None, *, what: str = "
     except json.JSONDecodeError as exc:
         raise InputError(
             name,
-            f"invalid JSON: {exc.msg} at column {exc.colno} (expected {what})",
+            f"invalid JSON: {decode_error_text(exc)} (expected {what})",
             line=exc.lineno if line is None else line,
         ) from None
 

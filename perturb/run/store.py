@@ -188,7 +188,10 @@ def parse_trial_line(raw: bytes, name: str, number: int, fix: str = _FIX) -> dic
     otherwise, ending in ``fix`` (``expected ...; what to do``) where the message has no
     expectation of its own: the resume's by default, :data:`REPORT_FIX` for the report."""
     try:
-        obj = loads_strict(raw.decode("utf-8"), name, number, what=fix.removeprefix("expected "))
+        # without its line break, a line cut short reads as cut short ("Unterminated string"),
+        # not as a control character inside a string
+        text = raw.decode("utf-8").removesuffix("\n").removesuffix("\r")
+        obj = loads_strict(text, name, number, what=fix.removeprefix("expected "))
     except UnicodeDecodeError:
         raise InputError(name, f"not valid UTF-8 ({fix})", line=number) from None
     if not isinstance(obj, dict):

@@ -1,6 +1,7 @@
-"""A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions protocol.
+"""A real HTTP server on 127.0.0.1 that speaks the OpenAI chat-completions protocol, for testing
+an agent (or perturb's own LLM paths) through the real ``openai`` client with no network::
 
-Tests drive perturb's LLM paths through the real ``openai`` client against it::
+    from perturb.testing import FakeOpenAIServer, Reply
 
     with FakeOpenAIServer(script=[Reply(status=429, headers={"Retry-After": "0.1"}),
                                   Reply(content='{"variants": []}')]) as srv:
@@ -10,6 +11,9 @@ Tests drive perturb's LLM paths through the real ``openai`` client against it::
 
 ``script`` replies are served in order; after that ``default(body)`` decides (by default a
 fixed ``"ok"``). Every request body is recorded in ``requests`` (and headers, lower-cased, in ``headers``).
+
+:func:`completion_body` is the one builder of a chat.completion response body: this server and
+the benchmarks' multi-process server (``benchmarks/chat_server.py``) both answer with it.
 """
 
 from __future__ import annotations
@@ -22,7 +26,45 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from benchmarks.chat_server import completion_body as chat_completion_body
+
+def completion_body(
+    model: str,
+    message: dict[str, Any],
+    *,
+    usage: tuple[int, int] = (9, 9),
+    id: str = "chatcmpl-bench",  # noqa: A002 - the protocol's field name
+    created: int = 0,
+    **extra: object,
+) -> dict[str, Any]:
+    """A chat.completion response body holding ``message`` (``finish_reason`` follows its tool
+    calls; ``usage`` is prompt and completion tokens; ``extra`` adds top-level fields such as
+    ``system_fingerprint``)."""
+    prompt_tokens, completion_tokens = usage
+    return {
+        "id": id,
+        "object": "chat.completion",
+        "created": created,
+        "model": model,
+        **extra,
+        "choices": [
+            {
+                "index": 0,
+                "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                "logprobs": None,
+                "message": message,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt_tokens,
+            "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens,
+        },
+    }
+
+
+def completion(model: str, message: dict[str, Any], **extra: Any) -> bytes:
+    """:func:`completion_body` as the bytes of a response."""
+    return json.dumps(completion_body(model, message, **extra)).encode()
 
 
 @dataclass
@@ -51,9 +93,9 @@ def _message(reply: Reply) -> dict[str, Any]:
     return {"role": "assistant", "content": None, "tool_calls": calls}
 
 
-def completion_body(model: str, reply: Reply) -> dict[str, Any]:
-    """The response body for ``reply``, built by the benchmarks' server's builder (one owner)."""
-    return chat_completion_body(
+def reply_body(model: str, reply: Reply) -> dict[str, Any]:
+    """The response body :class:`FakeOpenAIServer` sends for a 200 ``reply``."""
+    return completion_body(
         model,
         _message(reply),
         usage=reply.usage,
@@ -81,6 +123,7 @@ class FakeOpenAIServer:
 
     # -- lifecycle
     def start(self) -> FakeOpenAIServer:
+        """Listen on a free 127.0.0.1 port in a daemon thread; returns ``self``."""
         owner = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -110,7 +153,7 @@ class FakeOpenAIServer:
                 if reply.raw_body is not None:
                     self._send_bytes(reply.status, reply.raw_body, reply.headers)
                 elif reply.status == 200:
-                    self._send(200, completion_body(body.get("model", "m"), reply), reply.headers)
+                    self._send(200, reply_body(body.get("model", "m"), reply), reply.headers)
                 else:
                     message = reply.error_message or f"scripted error {reply.status}"
                     err = {"error": {"message": message, "type": "server_error", "code": None}}
@@ -145,6 +188,7 @@ class FakeOpenAIServer:
         return self
 
     def stop(self) -> None:
+        """Shut the server down and close its socket (idempotent)."""
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -161,9 +205,11 @@ class FakeOpenAIServer:
 
     @property
     def port(self) -> int:
+        """The port it listens on (once started)."""
         assert self._server is not None, "server not started"
         return int(self._server.server_address[1])
 
     @property
     def base_url(self) -> str:
+        """``http://127.0.0.1:PORT/v1``, the ``base_url`` for an OpenAI client."""
         return f"http://127.0.0.1:{self.port}/v1"

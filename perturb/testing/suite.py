@@ -1,7 +1,8 @@
 """Build a small frozen suite on disk (tasks, fixtures, lock) that ``perturb verify`` accepts.
 
-Used by the run tests and the benchmarks: it writes tasks and a review journal and runs the real
-``perturb freeze``, so the runner's refusal to run unverified fixtures is exercised for real.
+For tests and benchmarks of an agent that need a suite without a human review: it writes tasks and
+a review journal accepting every given variant and runs the real ``perturb freeze``, so ``perturb
+run`` (which refuses unverified fixtures) accepts the result.
 """
 
 from __future__ import annotations
