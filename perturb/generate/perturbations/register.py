@@ -82,6 +82,9 @@ _GREETING_RE = re.compile(
     r"^(?:(?:hi|hello|hey|yo|dear)(?: there| team| all| sir| madam| sir or madam)?|good day)[,!.]?\s+",
     re.I,
 )
+_WAKE_RE = re.compile(r"(?:(?:hey|ok|okay)\s+)?(?:siri|alexa|google|cortana|bixby)\s*,\s*", re.I)
+"""A voice assistant's wake word before a spoken command ("Alexa, ", "Hey Google, "): the
+command after it is reworded as speech, and the wake word stays as it is."""
 _CLOSING_RE = re.compile(
     r"\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
     r"|thanks in advance|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
@@ -318,6 +321,7 @@ def _opener(
     rng: random.Random,
     score: Callable[[str], float] | None = None,
     plain: bool = False,
+    voice: bool = False,
 ) -> str:
     """Replace the opener of the first request sentence with one of the register's. A
     question opener puts its "?" on the request, and a trailing clause with its own subject
@@ -325,7 +329,9 @@ def _opener(
     was called off."). ``score``: how far a result's ε is from the level; the opener is then
     drawn from the two that come nearest ("Pls" at a low level, "Would you be so kind as to"
     at a high one). ``plain``: the message was a voice command or a lower-case text, so the
-    register's spoken openers are used ("Could you possibly", never "Might I ask you to")."""
+    register's spoken openers are used ("Could you possibly", never "Might I ask you to").
+    ``voice``: the command follows a wake word ("Alexa, book X"): its first word is its verb,
+    and only openers people say aloud are used (never "Pls" or "Need you to")."""
     style = _data()[reg]
     verbs = set(load_data("paraphrase")["action_verbs"])
     plain = plain or message_style(masked) == "spoken"
@@ -371,12 +377,14 @@ def _opener(
             if not word or not (
                 word.group().lower() in verbs
                 or (prefix.strip() and word.group().lower() in _VISIT_VERBS)
-                or _imperative(rest[len(prefix) :], verbs)
+                or _imperative(rest[len(prefix) :], verbs, voice)
             ):
                 continue
             openers = style["openers"]
             if plain and "spoken_openers" in style:
                 openers = style["spoken_openers"]  # "Might I ask you to set a timer" is no one's speech
+            if voice:
+                openers = style["voice_openers"]  # "Alexa, pls book X" is typed, never said
             options = [o for o in openers if o.lower() != prefix.lower()]
             if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
                 options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
@@ -410,11 +418,13 @@ _FINITE_RE = re.compile(
 )
 
 
-def _imperative(sentence: str, verbs: set[str]) -> bool:
+def _imperative(sentence: str, verbs: set[str], voice: bool = False) -> bool:
     """Whether a sentence is a bare order whose verb is not in the verb list: its first word
     is followed by an object ("Use my promo code X", "Enlarge the photo to A3") or is a known
     verb with "re-" ("Reprint order X"), and no finite verb follows (never "Yesterday my card
-    was declined")."""
+    was declined"). ``voice``: the sentence is a command after a wake word ("Alexa, ask X to
+    ..."), so a first word that can be a verb is one unless a finite verb comes right after it
+    ("Alexa, dinner is ready")."""
     m = re.match(r"([A-Za-z]+)", sentence)
     if not m or re.split(r"(?<=[.!?])\s", sentence, maxsplit=1)[0].rstrip().endswith("?"):
         return False  # a question ("Did it go through?") is no order
@@ -425,6 +435,9 @@ def _imperative(sentence: str, verbs: set[str]) -> bool:
         or (word.endswith("s") and not word.endswith("ss"))
     ):
         return False
+    if voice:
+        nxt = re.match(r"\s+([A-Za-z']+)", sentence[m.end() :])
+        return not (nxt and _FINITE_RE.fullmatch(nxt.group(1)))
     clause = re.split(r"[,;:.!?]", sentence[m.end() :], maxsplit=1)[0]
     if _FINITE_RE.search(clause):
         return False
@@ -701,10 +714,15 @@ def _phrase_op(rule: Rule) -> Callable[[str, random.Random], str]:
     return op
 
 
-def _late_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+def _late_ops(
+    reg: str, plain: bool = False, voice: bool = False
+) -> list[tuple[str, Callable[[str, random.Random], str]]]:
     """Changes to the request tried after the register's own wording (in this order): a
     question frame for a direct question that cannot be asked indirectly, and in the terse
-    register a value written as a label and a dropped "I"."""
+    register a value written as a label and a dropped "I". ``voice``: none of them (a
+    command after a wake word is spoken: "Alexa, quick q: ..." is typed)."""
+    if voice:
+        return []
     ops: list[tuple[str, Callable[[str, random.Random], str]]] = [
         ("question_frame", lambda t, r: _question_frame(t, reg, r, plain))
     ]
@@ -1013,19 +1031,46 @@ def _lower_value_opens_sentence(ctx: TaskContext, masked: str) -> bool:
     return False
 
 
+def _split_wake(masked: str) -> tuple[str, str]:
+    """``(wake word, command)`` of a message said to a voice assistant ("Alexa, ", "Book X.");
+    ``("", masked)`` for any other message. The command opens with a capital, as a sentence
+    of its own would."""
+    wake = _WAKE_RE.match(masked)
+    if wake is None or not masked[wake.end() :].strip():
+        return "", masked
+    return wake.group(), capitalize_first(masked[wake.end() :])
+
+
+def _rejoin_wake(wake: str, command: str, original: str) -> str:
+    """The reworded ``command`` after its ``wake`` word, its first word lower-cased again when
+    the ``original`` command's was ("Alexa, could you possibly book X?")."""
+    if not wake:
+        return command
+    first = re.match(r"[A-Za-z]", original[len(wake) :])
+    return wake + (decapitalize_first(command) if first and first.group().islower() else command)
+
+
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
-    style = message_style(ctx.masked)
+    # a command after a wake word ("Alexa, book X"): the command is reworded as speech (the
+    # register's spoken openers and questions, no greeting, closing or question frame) and
+    # the wake word stays in front of it
+    wake, source = _split_wake(ctx.masked)
+
+    def share(text: str) -> float:
+        return masked_change_share(ctx, _rejoin_wake(wake, text, ctx.masked))
+
+    style = message_style(source)
     # a short one-sentence order ("Set an alarm for 6:30 tomorrow."): said to a device, so no
     # greeting or closing and the register's spoken openers (never "Might I ask you to ...")
-    command = _one_command(ctx.masked)
+    command = _one_command(source) or bool(wake)
     plain = style != "written" or command  # also a text message: plain openers, no "I cannot"
-    start = ctx.masked
+    start = source
     written: list[str] = []
     # a lower-case one-liner (one sentence even when written out) takes no greeting or closing,
     # so it never becomes a letter: "noah won't be in today. Waiting for your reply." asks nothing
-    one_liner = style == "lower" and len(sentence_spans(full_sentences(ctx.masked))) == 1
+    one_liner = style == "lower" and len(sentence_spans(full_sentences(source))) == 1
     if style == "lower" and reg != "terse_us":
-        if _command(ctx.masked):
+        if _command(source):
             # "turn the volume up to 30" is said to a device: no "Might I ask you to ..." and
             # no letter; a casual opener in its own lower case is the register change
             if reg == "formal_british":
@@ -1034,7 +1079,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             # a text message in another register: the same words written out as full
             # sentences ("need a van for saturday" -> "I need a van for saturday."), then the
             # register's own opener or question (a formal letter never starts in lower case)
-            start = full_sentences(ctx.masked)
+            start = full_sentences(source)
             if _lower_value_opens_sentence(ctx, start):
                 return None  # "noah won't be in today. He's got ..." mixes the two casings
             written = ["full_sentences"]
@@ -1050,14 +1095,14 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
 
     # 1. the request itself: its opener, then the register's wording while below the level
     formal = False
-    new = _opener(masked, reg, rng, lambda t: abs(masked_change_share(ctx, t) - level), plain)
+    new = _opener(masked, reg, rng, lambda t: abs(share(t) - level), plain, bool(wake))
     if new != masked:
         masked, formal = new, not plain
         changes.append("opener")
-    current = masked_change_share(ctx, masked)
+    current = share(masked)
     body = _body_ops(reg, plain)
     rng.shuffle(body)
-    body += _late_ops(reg, plain)
+    body += _late_ops(reg, plain, bool(wake))
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
@@ -1068,7 +1113,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             masked = new
             changes.append(name)
             formal = formal or (name.startswith("phrase:") and not plain)
-            current = masked_change_share(ctx, masked)
+            current = share(masked)
     # a text message that only became full sentences is a register shift once it is also
     # framed as a letter ("Hello, my gas bill went up ... Why? Thanks and regards.")
     letter = (
@@ -1098,12 +1143,13 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         if new != masked:
             masked = new
             changes.append(name)
-            current = masked_change_share(ctx, masked)
+            current = share(masked)
     if letter and not {"greeting", "closing"} & set(changes):
         return None
     if "full_sentences" not in changes and re.search(r"(?<![\w'])i(?=$|[\s'])", ctx.masked):
         # a message that writes "i" keeps it lower case in what was added ("i guess i lost it")
         masked = re.sub(r"(?<![\w'])I(?=$|[\s'])", "i", masked)
+    masked = _rejoin_wake(wake, masked, ctx.masked)
     return Variant(text=ctx.unmask(masked), details={"register": reg, "changes": changes})
 
 
