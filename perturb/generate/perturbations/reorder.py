@@ -375,6 +375,9 @@ class Unit:
     moves: a question, a request, a reason or a state read out of order depends on what came
     before it ("Is Sofia available?", "I can't drive a manual.", "I'm free on Thursdays")."""
 
+    questions: bool = False
+    """Two questions joined by ", and" ("What do I need to send you, and how long will the
+    transfer take?"): they may swap."""
     intro: bool = False
     """The first sentence introduces the writer ("I'm Dr Ana Ruiz from X.", "My name is Ben
     Ito."): it stays first, nothing moves in front of it."""
@@ -406,6 +409,11 @@ def split_phrases(
     m = _CLAUSE_TAIL_RE.search(clause)
     if m and m.start() > 0:
         clause, tail = clause[: m.start()], clause[m.start() :]
+    # "I sent over the contract on Tuesday, reference TR-60418": a label and its value after
+    # the last comma name what the clause holds; they stay last, like "please"
+    label = re.search(r",\s+([^,;:]+)$", clause)
+    if label and _labelled_value(label.group(1)):
+        clause, tail = clause[: label.start()], clause[label.start() :] + tail
     tokens = _TOKEN_RE.findall(clause)
     if len(tokens) < 3 or re.search(r"[,;:.!?—–]\s|\s-\s", clause):  # glued clauses stay as written
         return Clause(clause, [], tail)
@@ -479,6 +487,10 @@ def split_phrases(
         else:
             phrases.append(g)
     if not phrases or any(t[-1:] in ",;:.?!" for g in [head_tokens, *phrases] for t in g[:-1]):
+        return Clause(clause, [], tail)
+    # "The permission slip for the trip on the 12th went home": the phrases belong to the
+    # subject and its verb follows them; nothing moves
+    if any(_plain(t) in _PAST_VERBS | _MOTION_VERBS for g in phrases for t in g[1:]):
         return Clause(clause, [], tail)
     last = phrases[-1]
     frontable = (begin == 0 or not any(_plain(t) in _CONJUNCTIONS for t in tokens[:begin])) and _time_phrase(
@@ -861,7 +873,10 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
 
 
 def _split_unit(
-    sentence: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()
+    sentence: str,
+    timeish: frozenset[str] = frozenset(),
+    past: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> Unit:
     end = ""
     m = re.search(r"[.!?]+[\"'”’)]*$", sentence)
@@ -871,6 +886,9 @@ def _split_unit(
     wh_question = end.startswith("?") and _first_word(body) in _WH_FRONT
     if _first_word(body) in _NO_SPLIT and not wh_question:  # "When does X open?" asks
         return Unit([Clause(body)], end, False, False)
+    asked = _two_questions(body, end)
+    if asked is not None:  # "How long will it take, and what do I need to send?"
+        return Unit([Clause(asked[0]), Clause(asked[1])], end, True, True, questions=True)
     listed = _list_of(body, timeish)
     if listed is not None:  # "Put eggs, butter and flour on the list": only the list moves
         return Unit([Clause(body, pair=listed)], end, False, False)
@@ -883,7 +901,7 @@ def _split_unit(
             _first_word(part) in _GLUE_CLAUSE
             or part.lower().strip(" !.") in _BARE
             or bool(_BACK_REFERENCE_RE.search(part))
-            or bool(_APPOSITIVE_RE.fullmatch(part))
+            or (bool(_APPOSITIVE_RE.fullmatch(part)) and not _holds_only(part, timeish | budgets))
             or _labelled_value(part)
         )
         if clauses and glue and not part.lower().startswith("and "):
@@ -954,6 +972,33 @@ def _split_unit(
             main, sub = split
             return Unit([Clause(main), Clause(sub, bare=True)], end, False, True)
     return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_QUESTION_PAIR_RE = re.compile(r"([^,;:]+),\s+and\s+([^,;:]+)")
+
+
+def _two_questions(body: str, end: str) -> tuple[str, str] | None:
+    """The two questions of "<question>, and <question>?" ("What do I need to send you, and
+    how long will the transfer take?"), or None: both open with a question word, the sentence
+    has no other comma, and neither holds a back-reference ("and what would it cost" leans on
+    the first; "Is it X, and who ..." leans on earlier text) nor an "or"."""
+    m = _QUESTION_PAIR_RE.fullmatch(body)
+    if not end.startswith("?") or m is None or not body[:1].isupper():
+        return None
+    first, second = m.group(1), m.group(2)
+    for part in (first, second):
+        if _first_word(part) not in _QUESTION_WORDS - {"whats", "what's"} or len(_TOKEN_RE.findall(part)) < 3:
+            return None
+        if not _leans_on_nothing_but_the(part) or re.search(r"\bor\b", part, re.I):
+            return None
+    return first, second
+
+
+def _leans_on_nothing_but_the(text: str) -> bool:
+    """No back-reference and no word that leans on earlier text ("the" allowed)."""
+    if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    return not any(_plain(t) in _CONTEXT_WORDS for t in _TOKEN_RE.findall(text))
 
 
 _DEADLINES = frozenset("by until till before within".split())
@@ -1045,6 +1090,8 @@ _PAST_VERBS = frozenset(
     "broke fell ran had did brought spent stole stolen rang wrote forgot drove flew sold sat "
     "met heard hit kept began felt won".split()
 )
+_MOTION_VERBS = frozenset("went goes go arrived arrives arrive comes come leaves turned turns".split())
+"""Verbs of a subject ("... went home", "... arrived late") that may follow its phrases."""
 _BOUGHT = frozenset("ordered bought purchased".split())
 _PAST_BLOCKERS = frozenset(
     "need needs want wants would will can could should must may might going trying planning "
@@ -1316,6 +1363,7 @@ def units_of(
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
     past: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
@@ -1337,7 +1385,7 @@ def units_of(
         seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
     units = []
     for k, group in enumerate(groups):
-        unit = _split_unit(group[0], timeish, past)
+        unit = _split_unit(group[0], timeish, past, budgets)
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
@@ -1364,7 +1412,9 @@ def units_of(
                 statement = bare_label = True
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
-        unit.free = statement and not bare_label and _first_word(group[0]) != "the" and _holds(group[0], codes)
+        unit.free = (
+            statement and not bare_label and _first_word(group[0]) != "the" and _holds(group[0], codes)
+        )
         unit.statement = statement
         remark = not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False)
         unit.earlier = (
@@ -1407,6 +1457,13 @@ def _without_relative_that(text: str) -> str:
     return _RELATIVE_THAT_RE.sub(
         lambda m: m.group(0) if m.group(1).lower() in _NOT_NOUNS else m.group(1) + " ", text
     )
+
+
+def _holds_only(text: str, sentinels: frozenset[str]) -> bool:
+    """True when ``text`` is one or more of ``sentinels`` and nothing else ("Friday 7pm" as
+    two values after a comma: a constraint of its own, not an appositive name)."""
+    found = _SENTINEL_RE.findall(text)
+    return bool(found) and all(m in sentinels for m in found) and not _SENTINEL_RE.sub("", text).strip()
 
 
 def _holds(text: str, sentinels: frozenset[str]) -> bool:
@@ -1735,7 +1792,7 @@ def _open_request(text: str, end: str) -> bool:
 
 _VAGUE_QUESTION_RE = re.compile(
     r"\bwhat\b(?:\s+\S+){0,3}?\s+(?:do|happened|happening|wrong)(?=\s*(?:[?.!]|$|now\b|next\b))"
-    r"|\bwhat(?:['’]s| is) going on\b",
+    r"|\bwhat(?:['’]s| is) (?:going on|happening|wrong|up)\b",
     re.I,
 )
 """A question about "what happened" or "what to do" asks about the story told before it."""
@@ -1791,7 +1848,8 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
             return False
         # "I've tried two different sockets": a present perfect tells what was done about
         # the story so far; it never moves in front of it
-        if valued and (low.endswith(("'ve", "’ve")) or (low in ("have", "has") and _participle(tokens, k + 1))):
+        perfect = low.endswith(("'ve", "’ve")) or (low in ("have", "has") and _participle(tokens, k + 1))
+        if valued and perfect:
             return False
         if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
             return False
@@ -1800,7 +1858,7 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
 
 def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     n = len(unit.clauses)
-    if n == 2 and unit.clauses[1].bare:  # "If we cancel, what happens to our data?"
+    if n == 2 and (unit.clauses[1].bare or unit.questions):  # "If we cancel, what happens to our data?"
         return [1, 0]
     tails = list(range(1, n))
     rng.shuffle(tails)
@@ -1833,9 +1891,10 @@ def _structure(
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
     past: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish, codes, leaning, past)), tail
+    return head, tuple(units_of(body, timeish, codes, leaning, past, budgets)), tail
 
 
 def _leaning(spans: list[Span]) -> frozenset[str]:
@@ -1868,9 +1927,13 @@ def _timeish(spans: list[Span]) -> frozenset[str]:
     for i, span in enumerate(spans):
         kinds = {span.kind} if span.kind != "slot" else {d.kind for d in detect(span.text)}
         timed = span.kind == "slot" and any(w.lower() in _TIME_WORDS for w in words(span.text))
-        if kinds & _TIME_KINDS or timed:
+        if kinds & _TIME_KINDS or timed or _ORDINAL_DAY_RE.fullmatch(span.text):
             out.add(sentinel(i))
     return frozenset(out)
+
+
+_ORDINAL_DAY_RE = re.compile(r"the\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+of\s+[A-Z][a-z]+)?", re.I)
+"""A day of the month named by its ordinal ("the 2nd", "the 21st of June")."""
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
@@ -1879,11 +1942,11 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         raise SkipGeneration(reason)
     timeish = _timeish(list(ctx.spans))
     spans = list(ctx.spans)
+    budgets = _budgets(spans)
     head, unit_tuple, tail = _structure(
-        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans)
+        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans), budgets
     )
     units = list(unit_tuple)
-    budgets = _budgets(spans)
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
     lower = (head.strip() or body)[:1].islower()
@@ -1977,7 +2040,8 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans), past=_past(spans)))]
+    units = units_of(body, _timeish(spans), past=_past(spans), budgets=_budgets(spans))
+    return [unmask(c, values) for c in _segments(units)]
 
 
 def _flatten(text: str) -> str:
