@@ -375,6 +375,13 @@ class Unit:
     moves: a question, a request, a reason or a state read out of order depends on what came
     before it ("Is Sofia available?", "I can't drive a manual.", "I'm free on Thursdays")."""
 
+    questions: bool = False
+    """Two questions joined by ", and" ("What do I need to send you, and how long will the
+    transfer take?"): they may swap."""
+    intro: bool = False
+    """The first sentence introduces the writer ("I'm Dr Ana Ruiz from X.", "My name is Ben
+    Ito."): it stays first, nothing moves in front of it."""
+
     def size(self) -> int:
         """Segments of the unit: each clause's head and phrases, and the glued sentences."""
         return sum(len(c.parts()) for c in self.clauses) + (1 if self.after else 0)
@@ -402,6 +409,11 @@ def split_phrases(
     m = _CLAUSE_TAIL_RE.search(clause)
     if m and m.start() > 0:
         clause, tail = clause[: m.start()], clause[m.start() :]
+    # "I sent over the contract on Tuesday, reference TR-60418": a label and its value after
+    # the last comma name what the clause holds; they stay last, like "please"
+    label = re.search(r",\s+([^,;:]+)$", clause)
+    if label and _labelled_value(label.group(1)):
+        clause, tail = clause[: label.start()], clause[label.start() :] + tail
     tokens = _TOKEN_RE.findall(clause)
     if len(tokens) < 3 or re.search(r"[,;:.!?—–]\s|\s-\s", clause):  # glued clauses stay as written
         return Clause(clause, [], tail)
@@ -419,10 +431,21 @@ def split_phrases(
         ):
             begin = i + 1
             opened_from = False
+    # "book my bike in for a service": a particle right before a preposition belongs to the
+    # verb ("book ... in") and stays in the head; the preposition after it opens the phrase
+    particles = {
+        i
+        for i in range(max(1, begin), len(tokens) - 1)
+        if _plain(tokens[i]) in _PARTICLES and _plain(tokens[i + 1]) in _PHRASE_START - {"every", "between"}
+    }
     starts = [
         i
         for i in range(max(1, begin), len(tokens))
-        if (_plain(tokens[i]) in _PHRASE_START and not _continues(tokens, i, timeish))
+        if (
+            _plain(tokens[i]) in _PHRASE_START
+            and i not in particles
+            and (i - 1 in particles or not _continues(tokens, i, timeish))
+        )
         or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
         or _ago_at(tokens, i)
         or (
@@ -465,6 +488,10 @@ def split_phrases(
             phrases.append(g)
     if not phrases or any(t[-1:] in ",;:.?!" for g in [head_tokens, *phrases] for t in g[:-1]):
         return Clause(clause, [], tail)
+    # "The permission slip for the trip on the 12th went home": the phrases belong to the
+    # subject and its verb follows them; nothing moves
+    if any(_plain(t) in _PAST_VERBS | _MOTION_VERBS for g in phrases for t in g[1:]):
+        return Clause(clause, [], tail)
     last = phrases[-1]
     frontable = (begin == 0 or not any(_plain(t) in _CONJUNCTIONS for t in tokens[:begin])) and _time_phrase(
         last, timeish
@@ -472,6 +499,9 @@ def split_phrases(
     return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
 
 
+_PARTICLES = frozenset({"in", "on", "over"})
+"""Start words that are a phrasal verb's particle when a preposition follows ("book my bike
+in for a service", "pop over on Friday")."""
 _PLACE_OPENERS = frozenset({"in", "at", "near", "outside"})
 
 
@@ -570,12 +600,29 @@ def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
 _BUDGET_OPENERS = frozenset("under below over above within around max maximum".split())
 
 
-def _budget(phrase: str) -> bool:
-    """A budget phrase ("under £1,100 a month", "for less than $40"): like a time, it states a
-    limit of the whole request and attaches to no noun, so it may pass a place phrase."""
+def _budget(phrase: str, budgets: frozenset[str] = frozenset()) -> bool:
+    """A budget phrase ("under £1,100 a month", "for less than $40", "for <under $40>" where
+    the value holds the limit, ``budgets``): like a time, it states a limit of the whole
+    request and attaches to no noun, so it may pass a place phrase."""
     low = phrase.lower()
-    return _first_word(low) in _BUDGET_OPENERS or low.startswith(
-        ("for less than", "for under", "for no more")
+    if _first_word(low) in _BUDGET_OPENERS or low.startswith(("for less than", "for under", "for no more")):
+        return True
+    tokens = _TOKEN_RE.findall(phrase)
+    return len(tokens) == 2 and _plain(tokens[0]) == "for" and tokens[1].rstrip(".,!?") in budgets
+
+
+_BUDGET_VALUE_RE = re.compile(
+    r"(?:under|below|less than|no more than|max(?:imum)?|up to)\s+\S*(?:[$€£¥₹]|\d)", re.I
+)
+
+
+def _budgets(spans: list[Span]) -> frozenset[str]:
+    """Sentinels of values that state a limit on a price ("under $40", "less than €90"), so
+    that "for <value>" is a budget phrase."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        if _BUDGET_VALUE_RE.match(span.text) and _CURRENCY_RE.search(span.text)
     )
 
 
@@ -592,10 +639,16 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
     if prev.startswith("\ue000") and prev.rstrip(".,!?") not in timeish and i > 1:
         # "stolen in Barcelona last week": a time right after a place value; "an MOT for my
         # Ford Fiesta next Tuesday morning": a time that ends the clause after a noun's value
-        return _plain(tokens[i - 2]) in _PHRASE_START or (
-            _plain(tokens[i - 2]) in _DETERMINERS
-            and all(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in tokens[i:])
-        )
+        # ("a deep clean of the kitchen this Saturday for under £120": the time ends the
+        # noun phrase when a phrase of its own follows it)
+        if _plain(tokens[i - 2]) in _PHRASE_START:
+            return True
+        if _plain(tokens[i - 2]) not in _DETERMINERS:
+            return False
+        j = i
+        while j < len(tokens) and (tokens[j].rstrip(".,!?") in timeish or _plain(tokens[j]) in _TIME_WORDS):
+            j += 1
+        return j == len(tokens) or (_plain(tokens[j]) in _PHRASE_START and not _continues(tokens, j, timeish))
     if prev.startswith("\ue000") or low in _PHRASE_START or low in _NOT_BEFORE_BARE:
         return False
     if low in _QUANTIFIERS or low in _DETERMINERS:
@@ -820,7 +873,10 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
 
 
 def _split_unit(
-    sentence: str, timeish: frozenset[str] = frozenset(), past: frozenset[str] = frozenset()
+    sentence: str,
+    timeish: frozenset[str] = frozenset(),
+    past: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> Unit:
     end = ""
     m = re.search(r"[.!?]+[\"'”’)]*$", sentence)
@@ -830,6 +886,9 @@ def _split_unit(
     wh_question = end.startswith("?") and _first_word(body) in _WH_FRONT
     if _first_word(body) in _NO_SPLIT and not wh_question:  # "When does X open?" asks
         return Unit([Clause(body)], end, False, False)
+    asked = _two_questions(body, end)
+    if asked is not None:  # "How long will it take, and what do I need to send?"
+        return Unit([Clause(asked[0]), Clause(asked[1])], end, True, True, questions=True)
     listed = _list_of(body, timeish)
     if listed is not None:  # "Put eggs, butter and flour on the list": only the list moves
         return Unit([Clause(body, pair=listed)], end, False, False)
@@ -842,7 +901,7 @@ def _split_unit(
             _first_word(part) in _GLUE_CLAUSE
             or part.lower().strip(" !.") in _BARE
             or bool(_BACK_REFERENCE_RE.search(part))
-            or bool(_APPOSITIVE_RE.fullmatch(part))
+            or (bool(_APPOSITIVE_RE.fullmatch(part)) and not _holds_only(part, timeish | budgets))
             or _labelled_value(part)
         )
         if clauses and glue and not part.lower().startswith("and "):
@@ -904,13 +963,42 @@ def _split_unit(
             recurring=bool(first.phrases) and _first_word(first.phrases[-1]) == "every",
         )
     if not first.frontable and not question and end.startswith(".") and body[:1].isupper():
-        first.frontable = _past_front(first, timeish, past)
+        first.frontable = _past_front(first, timeish, past) or (
+            len(clause_list) == 1 and _deadline_front(first, timeish)
+        )
     if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
         split = _trailing_clause(body)
         if split is not None:  # nothing else moves: the clause may open the sentence
             main, sub = split
             return Unit([Clause(main), Clause(sub, bare=True)], end, False, True)
     return Unit(clause_list, end, and_last, len(merged) > 1)
+
+
+_QUESTION_PAIR_RE = re.compile(r"([^,;:]+),\s+and\s+([^,;:]+)")
+
+
+def _two_questions(body: str, end: str) -> tuple[str, str] | None:
+    """The two questions of "<question>, and <question>?" ("What do I need to send you, and
+    how long will the transfer take?"), or None: both open with a question word, the sentence
+    has no other comma, and neither holds a back-reference ("and what would it cost" leans on
+    the first; "Is it X, and who ..." leans on earlier text) nor an "or"."""
+    m = _QUESTION_PAIR_RE.fullmatch(body)
+    if not end.startswith("?") or m is None or not body[:1].isupper():
+        return None
+    first, second = m.group(1), m.group(2)
+    for part in (first, second):
+        if _first_word(part) not in _QUESTION_WORDS - {"whats", "what's"} or len(_TOKEN_RE.findall(part)) < 3:
+            return None
+        if not _leans_on_nothing_but_the(part) or re.search(r"\bor\b", part, re.I):
+            return None
+    return first, second
+
+
+def _leans_on_nothing_but_the(text: str) -> bool:
+    """No back-reference and no word that leans on earlier text ("the" allowed)."""
+    if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
+        return False
+    return not any(_plain(t) in _CONTEXT_WORDS for t in _TOKEN_RE.findall(text))
 
 
 _DEADLINES = frozenset("by until till before within".split())
@@ -1002,6 +1090,8 @@ _PAST_VERBS = frozenset(
     "broke fell ran had did brought spent stole stolen rang wrote forgot drove flew sold sat "
     "met heard hit kept began felt won".split()
 )
+_MOTION_VERBS = frozenset("went goes go arrived arrives arrive comes come leaves turned turns".split())
+"""Verbs of a subject ("... went home", "... arrived late") that may follow its phrases."""
 _BOUGHT = frozenset("ordered bought purchased".split())
 _PAST_BLOCKERS = frozenset(
     "need needs want wants would will can could should must may might going trying planning "
@@ -1066,6 +1156,51 @@ def _past_front(clause: Clause, timeish: frozenset[str], past: frozenset[str]) -
         # Wednesday": the day is the booking's)
         return len(clause.phrases) == 1 and any(t in _BOUGHT for t in rest)
     return any(t in _PAST_VERBS or (t.endswith("ed") and t not in _ING_NOUNS and len(t) > 3) for t in rest)
+
+
+_IMPERATIVES = _MAIN_OPENERS - {"please", "i", "we", "my", "our"} | {
+    "have",
+    "finish",
+    "translate",
+    "fix",
+    "pay",
+    "submit",
+    "print",
+    "clean",
+    "wash",
+    "iron",
+    "prepare",
+}
+"""Verbs that open an order a deadline may open instead ("By Friday, get my X translated")."""
+
+
+def _deadline_front(clause: Clause, timeish: frozenset[str]) -> bool:
+    """True when an order's last phrase is a deadline that may open it ("Get my birth
+    certificate translated into English by next Friday." -> "By next Friday, get my birth
+    certificate translated into English."): "by" and a time only, the clause's only time; the
+    head opens with a verb of request ("please" may precede it) and holds no second verb a
+    deadline could belong to instead ("and have them back by Friday", "remind me to pay by
+    Friday"), nor a conjunction. A deadline is when the whole request must be done, so it
+    keeps its meaning at the front, even before a verb that arranges something."""
+    if not clause.phrases or _first_word(clause.phrases[-1]) != "by":
+        return False
+    last = _TOKEN_RE.findall(clause.phrases[-1])
+    if not _time_phrase(last, timeish) or any(clause.timed[:-1]) or clause.head_timed:
+        return False
+    tokens = _TOKEN_RE.findall(clause.head)
+    if tokens and _plain(tokens[0]) == "please":
+        tokens = tokens[1:]
+    if len(tokens) < 2 or _plain(tokens[0]) not in _IMPERATIVES or tokens[0].startswith("\ue000"):
+        return False
+    rest = [t for p in clause.phrases[:-1] for t in _TOKEN_RE.findall(p)]
+    for k, t in enumerate(tokens + rest):
+        low = _plain(t)
+        if low in _CONJUNCTIONS or low in ("or", "then", "also"):
+            return False
+        nxt = (tokens + rest)[k + 1] if k + 1 < len(tokens + rest) else ""
+        if low == "to" and not (nxt.startswith("\ue000") or nxt[:1].isupper() or _plain(nxt) in _DETERMINERS):
+            return False  # "remind me to pay the rent by Friday": the deadline is the paying's
+    return True
 
 
 _WH_FRONT = frozenset("what when where which how who".split())
@@ -1135,11 +1270,16 @@ def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False
         for k, t in enumerate(tokens)
     ):
         return False
+    # in an order, "on/at <time>" after "to/into my <noun>" may be that noun's ("add oven
+    # cleaning to my booking on Monday": the booking is on Monday, not the adding)
+    day = not yes_no and bool(clause.phrases) and _first_word(clause.phrases[-1]) in ("on", "at")
     for k, t in enumerate(tokens):  # "to Glasgow", "to the green tariff"; not "to call the dentist"
         nxt = tokens[k + 1] if k + 1 < len(tokens) else ""
         if _plain(t) == "to" and not (
             nxt.startswith("\ue000") or nxt[:1].isupper() or _plain(nxt) in _DETERMINERS
         ):
+            return False
+        if day and longest == 7 and _plain(t) in ("to", "into", "onto") and _plain(nxt) in _DETERMINERS:
             return False
     for p in clause.phrases[:-1]:  # "for the festival on 5 June": the day may be the festival's
         tokens = _TOKEN_RE.findall(p)
@@ -1194,10 +1334,19 @@ _GREETING_RE = re.compile(
 _SIGN_OFF_RE = re.compile(r"^(?:thanks|thank you|many thanks|cheers|regards|best)\b", re.I)
 
 
+_WAKE_WORD_RE = re.compile(
+    r"^\s*(?:(?:hey|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby)[,!.]?\s+(?=\S)",
+    re.I,
+)
+"""A voice assistant's wake word ("Alexa,", "Hey Google,"): it addresses the assistant and
+stays first, like a greeting; nothing moves in front of it."""
+
+
 def _pinned(masked: str) -> tuple[str, str, str]:
-    """Split off a greeting (stays first) and a closing thanks sentence (stays last)."""
+    """Split off a greeting or a wake word (stays first) and a closing thanks sentence (stays
+    last)."""
     head = ""
-    m = _GREETING_RE.match(masked)
+    m = _WAKE_WORD_RE.match(masked) or _GREETING_RE.match(masked)
     if m:
         head, masked = masked[: m.end()], masked[m.end() :]
     tail = ""
@@ -1214,6 +1363,7 @@ def units_of(
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
     past: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
@@ -1235,7 +1385,7 @@ def units_of(
         seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
     units = []
     for k, group in enumerate(groups):
-        unit = _split_unit(group[0], timeish, past)
+        unit = _split_unit(group[0], timeish, past, budgets)
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
@@ -1252,11 +1402,19 @@ def units_of(
             for clause in unit.clauses:
                 clause.pair = None
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
-        if not unit.after and not unit.refers_back and _holds(group[0], codes) and _id_fragment(group[0]):
-            statement = True  # "Student number MS-2287." states an identifier like "... is X"
+        bare_label = False
+        if not unit.after and not unit.refers_back and _holds(group[0], codes):
+            if _id_fragment(group[0]):
+                statement = True  # "Student number MS-2287." states an identifier like "... is X"
+            elif _LABEL_FRAGMENT_RE.fullmatch(re.sub(r"[.!]+[\"'”’)]*$", "", group[0].strip())):
+                # "Order CT-1988.": at the front (after "Hi,") it would read as an order to
+                # order; it only moves behind the sentences after it
+                statement = bare_label = True
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
-        unit.free = statement and _first_word(group[0]) != "the" and _holds(group[0], codes)
+        unit.free = (
+            statement and not bare_label and _first_word(group[0]) != "the" and _holds(group[0], codes)
+        )
         unit.statement = statement
         remark = not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False)
         unit.earlier = (
@@ -1270,10 +1428,16 @@ def units_of(
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
         unit.ahead = statement and not unit.free and k >= 2 and k == len(groups) - 1
+        unit.intro = k == 0 and bool(_INTRO_RE.match(group[0]))
         units.append(unit)
     return units
 
 
+_INTRO_RE = re.compile(
+    r"\W*(?i:i['’]m|i am|my name is|this is)\s+(?:[\ue000-\uf8ff]|[A-Z])",
+)
+"""A sentence that introduces the writer: "I'm <name>", "My name is <name>", "This is <name>"
+(the text is masked: a name is a value or a capital)."""
 _SENTINEL_RE = re.compile(SENTINEL_PATTERN.replace("(", "(?:", 1))
 _RELATIVE_THAT_RE = re.compile(
     r"([\w'’\ue001]+) that(?= (?:is|are|was|were|has|have|had|can|could|will|would|does|did|[a-z]{2,}s)\b)",
@@ -1293,6 +1457,13 @@ def _without_relative_that(text: str) -> str:
     return _RELATIVE_THAT_RE.sub(
         lambda m: m.group(0) if m.group(1).lower() in _NOT_NOUNS else m.group(1) + " ", text
     )
+
+
+def _holds_only(text: str, sentinels: frozenset[str]) -> bool:
+    """True when ``text`` is one or more of ``sentinels`` and nothing else ("Friday 7pm" as
+    two values after a comma: a constraint of its own, not an appositive name)."""
+    found = _SENTINEL_RE.findall(text)
+    return bool(found) and all(m in sentinels for m in found) and not _SENTINEL_RE.sub("", text).strip()
 
 
 def _holds(text: str, sentinels: frozenset[str]) -> bool:
@@ -1460,9 +1631,11 @@ def _weights(segments: list[str]) -> list[int]:
     return [max(1, len(_WORD_OR_SENTINEL_RE.findall(s))) for s in segments]
 
 
-def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order:
+def _draw(
+    units: list[Unit], rng: random.Random, fronting: bool = True, budgets: frozenset[str] = frozenset()
+) -> Order:
     """A random order: each depth is shuffled with its own probability, so draws range from
-    one small move to a full shuffle."""
+    one small move to a full shuffle. ``budgets``: the sentinels of price limits (``_budgets``)."""
     order = _identity(units)
     p_units, p_clauses, p_phrases = rng.random(), rng.random(), rng.random()
     free = [i for i, u in enumerate(units) if u.free or u.earlier or u.later or u.ahead]
@@ -1475,6 +1648,8 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
             keys = [float(i) for i in range(n)]
             for i in chosen:
                 lo = -0.5 if units[i].free or units[i].earlier else 0.5 if units[i].ahead else float(i)
+                if units[0].intro:  # "I'm Dr Ana Ruiz from X." stays first
+                    lo = max(lo, 0.5)
                 hi = n - 0.5 if units[i].free or units[i].later else float(i)
                 keys[i] = rng.uniform(lo, hi)
             new = sorted(range(n), key=keys.__getitem__)
@@ -1506,7 +1681,7 @@ def _draw(units: list[Unit], rng: random.Random, fronting: bool = True) -> Order
                     new.insert(j, new.pop(i))
                 else:
                     rng.shuffle(new)
-                fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i]))]
+                fixed = [i for i in new if not (clause.timed[i] or _budget(clause.phrases[i], budgets))]
                 if (
                     fixed == sorted(fixed)
                     and not _same_opener(clause.phrases, new)
@@ -1565,6 +1740,15 @@ _ID_FRAGMENT_RE = re.compile(
 )
 
 
+_LABEL_FRAGMENT_RE = re.compile(
+    r"(?:(?:my|our|the)\s+)?(?:[a-z][\w'’-]*\s+)?(?:order|booking|invoice|account|ticket|case|job|"
+    r"reservation|policy|claim|receipt|membership)\s*[\ue000-\uf8ff]+",
+    re.I,
+)
+"""A verbless label that names what an identifier is without "number/ref/id" ("Order
+CT-1988.", "Booking LK-2041.")."""
+
+
 def _id_fragment(sentence: str) -> bool:
     """A verbless sentence that is only a label ending in an identifier noun and the value it
     labels ("Student number MS-2287.", "Booking ref LK-204.", "Order no. 5521."): it states an
@@ -1608,7 +1792,7 @@ def _open_request(text: str, end: str) -> bool:
 
 _VAGUE_QUESTION_RE = re.compile(
     r"\bwhat\b(?:\s+\S+){0,3}?\s+(?:do|happened|happening|wrong)(?=\s*(?:[?.!]|$|now\b|next\b))"
-    r"|\bwhat(?:['’]s| is) going on\b",
+    r"|\bwhat(?:['’]s| is) (?:going on|happening|wrong|up)\b",
     re.I,
 )
 """A question about "what happened" or "what to do" asks about the story told before it."""
@@ -1627,6 +1811,18 @@ def _leans_on_nothing(text: str) -> bool:
         if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
             return False
     return True
+
+
+_PARTICIPLES = frozenset("been tried had done sent made got gotten paid called already just never".split())
+
+
+def _participle(tokens: list[str], k: int) -> bool:
+    """True when ``tokens[k]`` is a past participle (or "already/just/never") after "have":
+    "I have tried ...", not "I have the $185 fee ready"."""
+    if k >= len(tokens):
+        return False
+    low = _plain(tokens[k])
+    return low in _PARTICIPLES or (low.endswith("ed") and len(low) > 3)
 
 
 def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
@@ -1650,6 +1846,11 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
         low = _plain(tok)
         if low in _CONTEXT_WORDS or low in _FACT_STOP or low in _REMEDY_WORDS:
             return False
+        # "I've tried two different sockets": a present perfect tells what was done about
+        # the story so far; it never moves in front of it
+        perfect = low.endswith(("'ve", "’ve")) or (low in ("have", "has") and _participle(tokens, k + 1))
+        if valued and perfect:
+            return False
         if low == "the" and not (k + 1 < len(tokens) and tokens[k + 1].startswith("\ue000")):
             return False
     return True
@@ -1657,7 +1858,7 @@ def _fact_statement(text: str, end: str, valued: bool = True) -> bool:
 
 def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     n = len(unit.clauses)
-    if n == 2 and unit.clauses[1].bare:  # "If we cancel, what happens to our data?"
+    if n == 2 and (unit.clauses[1].bare or unit.questions):  # "If we cancel, what happens to our data?"
         return [1, 0]
     tails = list(range(1, n))
     rng.shuffle(tails)
@@ -1690,9 +1891,10 @@ def _structure(
     codes: frozenset[str] = frozenset(),
     leaning: frozenset[str] = frozenset(),
     past: frozenset[str] = frozenset(),
+    budgets: frozenset[str] = frozenset(),
 ) -> tuple[str, tuple[Unit, ...], str]:
     head, body, tail = _pinned(masked)
-    return head, tuple(units_of(body, timeish, codes, leaning, past)), tail
+    return head, tuple(units_of(body, timeish, codes, leaning, past, budgets)), tail
 
 
 def _leaning(spans: list[Span]) -> frozenset[str]:
@@ -1725,9 +1927,13 @@ def _timeish(spans: list[Span]) -> frozenset[str]:
     for i, span in enumerate(spans):
         kinds = {span.kind} if span.kind != "slot" else {d.kind for d in detect(span.text)}
         timed = span.kind == "slot" and any(w.lower() in _TIME_WORDS for w in words(span.text))
-        if kinds & _TIME_KINDS or timed:
+        if kinds & _TIME_KINDS or timed or _ORDINAL_DAY_RE.fullmatch(span.text):
             out.add(sentinel(i))
     return frozenset(out)
+
+
+_ORDINAL_DAY_RE = re.compile(r"the\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+of\s+[A-Z][a-z]+)?", re.I)
+"""A day of the month named by its ordinal ("the 2nd", "the 21st of June")."""
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
@@ -1736,8 +1942,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         raise SkipGeneration(reason)
     timeish = _timeish(list(ctx.spans))
     spans = list(ctx.spans)
+    budgets = _budgets(spans)
     head, unit_tuple, tail = _structure(
-        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans)
+        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans), budgets
     )
     units = list(unit_tuple)
     body = _pinned(ctx.masked)[1]
@@ -1764,7 +1971,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     weights = _weights(_segments(units))
     found: dict[tuple[int, ...], tuple[float, int, Order]] = {}
     for k in range(40):
-        order = _draw(units, rng, fronting)
+        order = _draw(units, rng, fronting, budgets)
         flat = _flat(units, order)
         if order.fronted:  # the fronted phrase comes first in its unit
             flat = _front(units, order, flat)
@@ -1833,7 +2040,8 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    return [unmask(c, values) for c in _segments(units_of(body, _timeish(spans), past=_past(spans)))]
+    units = units_of(body, _timeish(spans), past=_past(spans), budgets=_budgets(spans))
+    return [unmask(c, values) for c in _segments(units)]
 
 
 def _flatten(text: str) -> str:
