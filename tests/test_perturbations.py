@@ -713,6 +713,8 @@ def test_typo_slips_are_ones_people_make_exact() -> None:
                 if x != y
             ]
             assert b in kb[a], new  # "mornimg", never "morhing"
+    # a wrong key never doubles the letter beside it ("treatment" -> "tteatment")
+    assert all(new != "tteatment" for new, _ in slips("treatment"))  # type: ignore[misc]
 
 
 LONG = Task(

@@ -25,7 +25,8 @@ with its one capital): never inside a name, an acronym or a word with a digit. T
   ("decent" -> "deccent", "about" -> "abbout"; never "mmy", "forr", "schhool" or
   "traanslated");
 * ``substitute``: an inner letter replaced by its left or right neighbour on the same QWERTY
-  row (words of five letters or more; "morning" -> "mornimg", never "goonle").
+  row, never one that doubles the letter beside it (words of five letters or more; "morning"
+  -> "mornimg", never "goonle" or "tteatment").
 
 On top of them, each variant picks a casing mode (seeded), as people actually type:
 ``keep`` (most variants), ``lower`` (everything outside protected values in lower case,
@@ -204,7 +205,8 @@ def _letter_slips(word: str) -> list[tuple[str, str]]:
     kb = keyboard()
     for i in range(1, n - 1):
         for near in kb.get(word[i], ()):
-            out.append((word[:i] + near + word[i + 1 :], "substitute"))
+            if near not in (word[i - 1], word[i + 1]):  # no double made ("tteatment", "aftrr")
+                out.append((word[:i] + near + word[i + 1 :], "substitute"))
     return out
 
 
