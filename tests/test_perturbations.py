@@ -748,6 +748,20 @@ def test_typo_density_stays_realistic_on_a_long_message() -> None:
             assert all(b - a > 1 for a, b in zip(hit, hit[1:], strict=False)), v.text
 
 
+def test_typo_never_slips_the_same_word_twice() -> None:
+    task = Task(
+        id="her",
+        prompt="My daughter needs a bike for her birthday and her favourite colour is purple, so could "
+        "you find her something nice in purple before her party next week?",
+        expected="ok",
+        grader="exact",
+    )
+    for seed in range(60):
+        edits = typo.generate(prepare(task), 0.5, random.Random(seed)).details["edits"]
+        slipped = [e["word"].lower() for e in edits]
+        assert len(slipped) == len(set(slipped)), edits  # never "hre ... hre"
+
+
 def test_typo_slip_count_per_level_as_documented() -> None:
     # docs/perturbations.md: 11 eligible words get 1, 2, 3 slips at 0.1, 0.3, 0.5 and 3 at 1.0
     task = Task(

@@ -4,12 +4,13 @@ values.
 Eligible words are the word tokens with at least two letters outside protected spans. Every
 variant has slips on ``max(1, round(level × 0.5 × eligible))`` words (level 1.0 stands for a
 slip on every other word), but never more than one word in four (one slip in a message of five
-words or fewer) and never more than :data:`MAX_SLIPS` in one message (reviewers read five slips in a
-twenty-word message as machine noise, whatever the level asked for), never on two neighbouring
-words, and no slip may turn a word into another common English word ("not" -> "got", "from" ->
-"form": ``wordfreq`` Zipf frequency 3.5 or more), which would change the meaning instead of
-adding noise. A slip lands only on a word typed in lower case (or a sentence's first word
-with its one capital): never inside a name, an acronym or a word with a digit. The slips:
+words or fewer) and never more than :data:`MAX_SLIPS` in one message (reviewers read five slips
+in a twenty-word message as machine noise, whatever the level asked for), never on two
+neighbouring words nor twice on the same word, and no slip may turn a word into another common
+English word ("not" -> "got", "from" -> "form": ``wordfreq`` Zipf frequency 3.5 or more), which
+would change the meaning instead of adding noise. A slip lands only on a word typed in lower
+case (or a sentence's first word with its one capital): never inside a name, an acronym or a
+word with a digit. The slips:
 
 * ``misspell``: a common misspelling of a general word ("receive" -> "recieve",
   "definitely" -> "definately", "tomorrow" -> "tommorow"; :data:`MISSPELLINGS`);
@@ -304,6 +305,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     edits: list[tuple[int, dict[str, str]]] = []
     slipped: set[int] = set()
     n_short = 0
+    seen: set[str] = set()
     order = list(range(n))
     rng.shuffle(order)
     for k in order:
@@ -321,10 +323,13 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         short = sum(c.isalpha() for c in word) < SHORT_WORD
         if short and n_short >= -(-target // 2):
             continue  # "teh", "adn", "cna" in one message read as a pattern, not as slips
+        if word.lower() in seen:
+            continue  # the same word slipped twice ("hre ... hre") reads as a pattern
         result = edit_word(word, rng)
         if result is None:
             continue
         n_short += short
+        seen.add(word.lower())
         new, op = result
         slipped.add(k)
         replace[m.start()] = (m.end(), new)
