@@ -31,7 +31,8 @@ word with a digit. The slips:
 
 On top of them, each variant picks a casing mode (seeded), as people actually type:
 ``keep`` (most variants), ``lower`` (everything outside protected values in lower case,
-"i'll") or ``sticky_shift`` (Shift held for two letters at a sentence start, "PLease"). A
+"i'll") or ``sticky_shift`` (Shift held for two letters at a sentence start, "PLease"; it
+counts as one of the :data:`MAX_SLIPS`). A
 stray capital on a mid-sentence word ("then Book") or a word in caps lock ("my GATE code")
 is not offered: reviewers read both as placed, not slipped. No casing slip at all in a
 message typed all in lower case.
@@ -300,7 +301,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     # at most one slip in every four words (one in a message of five words or fewer) and
     # MAX_SLIPS in all: denser than that no one types, whatever the level asks for
     cap = 1 if n <= 5 else -(-n // MAX_DENSITY)
-    target = min(n, max(1, round(level * SHARE_AT_LEVEL_ONE * n)), cap, MAX_SLIPS)
+    # Shift held over a word is a slip a reader sees too: it takes one of the MAX_SLIPS
+    most = MAX_SLIPS - 1 if mode == "sticky_shift" else MAX_SLIPS
+    target = min(n, max(1, round(level * SHARE_AT_LEVEL_ONE * n)), cap, most)
     replace: dict[int, tuple[int, str]] = {}
     edits: list[tuple[int, dict[str, str]]] = []
     slipped: set[int] = set()
