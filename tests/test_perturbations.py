@@ -442,8 +442,8 @@ def test_self_correction_infers_corrections_from_free_text() -> None:
 
 
 def test_typo_edits_are_keyboard_slips_outside_protected_values() -> None:
-    kb = typo.keyboard()
-    assert "s" in kb["a"] and "q" in kb["a"]
+    kb = typo.keyboard()  # left and right neighbours on the same row only
+    assert kb["a"] == ("s",) and kb["g"] == ("f", "h") and kb["m"] == ("n",)
     modes = set()
     for seed in range(60):
         v = gen(CHANGE, "typo", 0.3, seed)
@@ -460,15 +460,22 @@ def test_typo_edits_are_keyboard_slips_outside_protected_values() -> None:
     assert modes == set(typo.CASE_MODES)
 
 
-def test_typo_epsilon_is_altered_share_of_eligible_words() -> None:
-    # eligible words of FLIGHT: Book me flight to on economy class under (8; 'a' has one letter)
+def test_typo_epsilon_is_altered_share_of_eligible_words_over_half() -> None:
+    # eligible words of FLIGHT: Book me flight to on economy class under (8; 'a' has one letter);
+    # level 1.0 stands for a slip on every other word, so ε = share ÷ 0.5
     text = "Bok me a flight to Delhi on Friday, economy clas, under £300."
-    assert measure_epsilon(FLIGHT, "typo", text) == pytest.approx(2 / 8)
+    assert measure_epsilon(FLIGHT, "typo", text) == pytest.approx(0.5)
     # casing is counted separately: "BOOK" and "Economy" add nothing to ε
     text = "BOOK me a flight to Delhi on Friday, Economy clas, under £300."
-    assert measure_epsilon(FLIGHT, "typo", text) == pytest.approx(1 / 8)
-    v = gen(FLIGHT, "typo", 0.25, seed=1)
-    assert measure_epsilon(FLIGHT, "typo", v.text) >= 0.25
+    assert measure_epsilon(FLIGHT, "typo", text) == pytest.approx(0.25)
+    # a slip on every eligible word is still 1.0
+    assert (
+        measure_epsilon(FLIGHT, "typo", "Bokk mee a fligth ot Delhi no Friday, ecomony calss, udner £300.")
+        == 1.0
+    )
+    # level 0.5 asks for one slip in four words: two of FLIGHT's eight, ε 0.5
+    v = gen(FLIGHT, "typo", 0.5, seed=1)
+    assert len(v.details["edits"]) == 2 and measure_epsilon(FLIGHT, "typo", v.text) == 0.5
 
 
 # --------------------------------------------------------------------------- register
@@ -662,20 +669,144 @@ def test_typo_casing_is_never_random_per_letter() -> None:
                 assert odd == [], (task.id, v.text)  # never "bOoK", "pASsenGErs", "i'Ll"
 
 
-def test_typo_transposition_keeps_the_capital_in_place() -> None:
+def test_typo_transposition_never_moves_the_first_letter() -> None:
     seen = set()
     for seed in range(200):
-        for word in ("Book", "Kindly"):
+        for word in ("Send", "Kindly"):
             new, op = typo.edit_word(word, random.Random(seed)) or ("", "")
-            if op == "transpose":
-                assert new[0].isupper() and new[1:].islower(), new  # "Obok", never "oBok"
-                seen.add(new)
-    assert "Obok" in seen and "Ikndly" in seen
-    for task_id, word in (("travel-011", "Book"), ("travel-025", "Kindly")):
+            assert new[0] == word[0] and new[1:].islower(), new  # never "Esnd" or "eSnd"
+            seen.add(new)
+    assert {"Sned", "Sedn", "Kidnly"} <= seen and "Esnd" not in seen
+    for task_id in ("travel-011", "travel-025"):
         for seed in range(40):
             v = keyed(TRAVEL[task_id], "typo", 0.3, seed)
             first = words(v.text)[0]
-            assert first[0].isupper() or v.details["case"] == "lower", (word, v.text)
+            assert first[0].isupper() or v.details["case"] == "lower", v.text
+
+
+def test_typo_slips_are_ones_people_make_exact() -> None:
+    def slips(word: str) -> set[tuple[str, str] | None]:
+        return {typo.edit_word(word, random.Random(seed)) for seed in range(40)}
+
+    # a common misspelling comes first; a contraction loses its apostrophe
+    assert slips("receive") == {("recieve", "misspell")}
+    assert slips("Tomorrow") == {("Tommorow", "misspell")}
+    assert slips("don't") == {("dont", "apostrophe")} and slips("it's") == {("its", "apostrophe")}
+    # a three- or four-letter word only gets two letters swapped, never its first
+    assert slips("the") == {("teh", "transpose")} and slips("Send") == {
+        ("Sned", "transpose"),
+        ("Sedn", "transpose"),
+    }
+    # refused: another word ("we'll" -> "well"), a name-like or coded token, a two-letter word,
+    # a swap beside a double letter ("bill" -> "blil", "mum" -> "mmu")
+    for word in ("we'll", "I'd", "UK", "BK-2", "a1b2", "my", "bill", "mum", "Book"):
+        assert slips(word) == {None}, word
+    # longer words: never the first letter, a double only of a consonant, a wrong key only
+    # from the same row
+    kb = typo.keyboard()
+    for new, op in slips("morning") | slips("delivered"):  # type: ignore[misc]
+        assert new[0] in "md" and op in {"transpose", "drop", "double", "substitute"}, new
+        if op == "double":
+            assert not re.search(r"([aeiouy])\1", new), new
+        if op == "substitute":
+            ((a, b),) = [
+                (x, y)
+                for x, y in zip("morning" if new[0] == "m" else "delivered", new, strict=True)
+                if x != y
+            ]
+            assert b in kb[a], new  # "mornimg", never "morhing"
+    # a wrong key never doubles the letter beside it ("treatment" -> "tteatment")
+    assert all(new != "tteatment" for new, _ in slips("treatment"))  # type: ignore[misc]
+
+
+LONG = Task(
+    id="long",
+    expected="ok",
+    grader="exact",
+    prompt="I ordered a standing desk from your Leeds warehouse three weeks ago and it still has not "
+    "arrived. The tracking page has said the same thing since Monday. Could someone please check "
+    "where it is and tell me when it will actually be delivered?",
+    slots={"day": "Monday"},
+)
+
+
+def test_typo_density_stays_realistic_on_a_long_message() -> None:
+    # 40 eligible words at level 0.5 would be 20 slips: a message carries at most four, never
+    # two side by side, and at most two on words shorter than five letters
+    assert typo.generate(prepare(LONG), 0.5, random.Random(1)).text == (
+        "I ordered a standing deks from your Leeds warehouse three weeks ago and it still hsa not "
+        "arrived. The tracking page has said the same thing since Monday. Could someone please check "
+        "wehre it is and tell me when it will actually be delviered?"
+    )
+    for seed in range(40):
+        for level in (0.1, 0.3, 0.5):
+            v = typo.generate(prepare(LONG), level, random.Random(seed))
+            edits = v.details["edits"]
+            assert 1 <= len(edits) <= typo.MAX_SLIPS, v.text
+            if v.details["case"] == "sticky_shift":  # "THe" counts as one of the four
+                assert len(edits) + len(v.details["recased"]) <= typo.MAX_SLIPS, v.text
+            assert sum(len(e["word"]) < typo.SHORT_WORD for e in edits) <= 2, v.text
+            assert "Leeds" in v.text and "Monday" in v.text  # a name is never slipped
+            toks = [w.lower() for w in words(v.text)]
+            hit = [i for i, w in enumerate(words(LONG.prompt)) if w.lower() != toks[i]]
+            assert all(b - a > 1 for a, b in zip(hit, hit[1:], strict=False)), v.text
+
+
+def test_typo_never_slips_the_same_word_twice() -> None:
+    task = Task(
+        id="her",
+        prompt="My daughter needs a bike for her birthday and her favourite colour is purple, so could "
+        "you find her something nice in purple before her party next week?",
+        expected="ok",
+        grader="exact",
+    )
+    for seed in range(60):
+        edits = typo.generate(prepare(task), 0.5, random.Random(seed)).details["edits"]
+        slipped = [e["word"].lower() for e in edits]
+        assert len(slipped) == len(set(slipped)), edits  # never "hre ... hre"
+
+
+def test_typo_slip_count_per_level_as_documented() -> None:
+    # docs/perturbations.md: 11 eligible words get 1, 2, 3 slips at 0.1, 0.3, 0.5 and 3 at 1.0
+    task = Task(
+        id="inv",
+        prompt="Please send the invoice for last month to my work email today.",
+        expected="ok",
+        grader="exact",
+    )
+    got = []
+    for level in (0.1, 0.3, 0.5, 1.0):
+        v = typo.generate(prepare(task), level, random.Random(0))
+        got.append((len(v.details["edits"]), measure_epsilon(task, "typo", v.text)))
+    assert got == [(1, 0.1818), (2, 0.3636), (3, 0.5455), (3, 0.5455)]
+    six = Task(id="six", prompt="Please send the invoice again today.", expected="ok", grader="exact")
+    assert [len(typo.generate(prepare(six), lv, random.Random(0)).details["edits"]) for lv in (0.1, 0.3)] == [
+        1,
+        1,
+    ]
+
+
+def test_typo_voice_command_gets_a_transcript_not_keyboard_slips() -> None:
+    voice = Task(
+        id="v",
+        prompt="Alexa, book a taxi to the station for 7pm tonight.",
+        expected="ok",
+        grader="exact",
+        slots={"time": "7pm"},
+    )
+    texts = {typo.generate(prepare(voice), 0.1, random.Random(seed)).text for seed in range(10)}
+    assert texts == {
+        "Alexa book a taxi to the station for 7pm tonight",
+        "alexa book a taxi to the station for 7pm tonight",
+    }
+    assert measure_epsilon(voice, "typo", "alexa book a taxi to the station for 7pm tonight") == 0.0
+    # a transcript adds no slip, so it is no level-0.3 variant
+    with pytest.raises(SkipGeneration, match="a voice command is a speech transcript: no typing slips"):
+        typo.generate(prepare(voice), 0.3, random.Random(0))
+    bare = Task(id="b", prompt="hey google what time is it", expected="ok", grader="exact", slots={})
+    with pytest.raises(SkipGeneration, match="nothing a transcript would drop"):
+        for seed in range(10):
+            typo.generate(prepare(bare), 0.1, random.Random(seed))
 
 
 def test_typo_always_has_a_keyboard_slip_and_casing_is_counted_separately() -> None:
@@ -689,7 +820,7 @@ def test_typo_always_has_a_keyboard_slip_and_casing_is_counted_separately() -> N
     task = TRAVEL["travel-003"]  # eligible: Cancel booking please my conference was called off (8)
     assert measure_epsilon(task, "typo", task.prompt.lower()) == 0.0
     text = "cancel bookng BK-48213 PLEASE, my conference was called off."
-    assert measure_epsilon(task, "typo", text) == 1 / 8
+    assert measure_epsilon(task, "typo", text) == 0.25  # 1 of 8, ÷ 0.5
 
 
 def test_distractor_levels_separate_and_land_near_the_level() -> None:
@@ -1211,130 +1342,14 @@ def test_distractor_never_lands_before_a_sentence_that_refers_back() -> None:
         assert "yesterday. Why did you block it?" in v.text, v.text
 
 
-def test_typo_capitalised_slip_lands_on_content_words() -> None:
-    hits = 0
+def test_typo_offers_no_stray_capital_or_caps_lock() -> None:
+    # reviewers read "then Book" and "my GATE code" as placed, not slipped
+    assert typo.CASE_MODES == ("keep", "lower", "sticky_shift")
     for task in TRAVEL.values():
-        for seed in range(12):
-            v = keyed(task, "typo", 0.1, seed)
-            if v.details["case"] != "capitalised":
-                continue
+        for seed in range(6):
+            v = keyed(task, "typo", 0.3, seed)
             for r in v.details["recased"]:
-                hits += 1
-                assert len(r["word"]) >= 4 and r["word"] not in typo.FUNCTION_WORDS, (r, v.text)
-    assert hits >= 20
-
-
-def test_self_correction_restates_the_article_and_avoids_a_second_dash() -> None:
-    family = 0
-    for seed in range(60):
-        v = keyed(TRAVEL["travel-042"], "self_correction", 0.2, seed)
-        if "family of four" in v.details["final"]:
-            family += 1
-            assert re.search(r"(?:that|meant|mean|wait,|that,|no,) a family of four", v.text), v.text
-            assert not re.search(r"(?:that|meant|mean|wait,|that,|no,) family", v.text), v.text
-            assert measure_epsilon(TRAVEL["travel-042"], "self_correction", v.text) > 0, v.text
-    assert family >= 3
-    for task_id in ("travel-017", "travel-019", "travel-040", "travel-044"):  # each has a "—"
-        for seed in range(25):
-            v = keyed(TRAVEL[task_id], "self_correction", 1.0, seed)
-            assert v.text.count("—") == 1, v.text
-    a = Task(
-        id="a",
-        prompt="Book an 8-seat minibus for Friday.",
-        expected="ok",
-        grader="exact",  # type: ignore[arg-type]
-        slots={"vehicle": "8-seat minibus"},
-    )
-    assert self_correction._vowel_sound("8-seat minibus") and not self_correction._vowel_sound("6-seat")
-    for seed in range(10):
-        v = gen(a, "self_correction", 1.0, seed)
-        assert not re.search(r"\ban (?!8|11\b|18\b)\d", v.text), v.text
-        assert not re.search(r"\ba (?:8|11|18)\b", v.text), v.text
-
-
-# ------------------------------------------------- self_correction: what a strict reader flagged
-
-
-def test_self_correction_round_figures_stay_round() -> None:
-    # "$90" -> "$108" and a 45-second timer -> "33 seconds" read as invented: a person who
-    # chose a round figure misremembers another round one
-    for seed in range(40):
-        rng = random.Random(seed)
-        assert wrong_value("$90", "money", rng) in {"$70", "$80", "$100", "$110", "£90", "€90"}
-        assert wrong_value("£1,100", "money", rng) in {
-            "£900",
-            "£1,000",
-            "£1,200",
-            "£1,300",
-            "$1,100",
-            "€1,100",
-        }
-        assert wrong_value("45 seconds", "slot", rng) in {
-            "35 seconds",
-            "40 seconds",
-            "50 seconds",
-            "55 seconds",
-        }
-        assert wrong_value("30", "number", rng) in {"20", "40", "50"}
-        # not round: a nearby figure as before
-        odd = wrong_value("312", "number", rng)
-        assert odd is not None and odd != "312" and abs(int(odd) - 312) <= 93
-
-
-def test_self_correction_keeps_an_adjectival_count_singular() -> None:
-    # "a 10 minute trip" was "a 9 minutes — sorry, I meant a 10 minute trip"
-    trip = _task("Why was I charged for a 10 minute trip?", mins="10 minute")
-    flat = _task("Looking for a two bedroom flat in Leeds.", size="two bedroom")
-    for seed in range(20):
-        for task, noun in ((trip, "minute"), (flat, "bedroom")):
-            v = gen(task, "self_correction", 0.5, seed)
-            assert noun + "s" not in v.text and re.search(rf"\ban? \w+ {noun}\b", v.text), v.text
-    # a count of one still agrees: "1 passenger" -> "2 passengers"
-    assert wrong_value("1 passenger", "slot", random.Random(0)) in {
-        "2 passengers",
-        "3 passengers",
-        "4 passengers",
-    }
-
-
-def test_self_correction_never_misnames_family_or_an_email_and_keeps_terminals_real() -> None:
-    wife = _task("add my wife Elena to my car insurance", who="Elena")
-    mum = _task("Pick up my mum, Maria, from the station.", who="Maria")
-    email = _task("Please resend them to dana.k@example.com.", email="dana.k@example.com")
-    for task in (wife, mum, email):
-        with pytest.raises(SkipGeneration):
-            gen(task, "self_correction", 0.5, 0)
-    # a friend introduced by name, or the user's own name, is never misnamed either
-    friend = _task("Can I bring a friend? Her name is Priya Nair.", who="Priya Nair")
-    own = _task("Hi, I'm Tom Becker and I need a new password.", who="Tom Becker")
-    for task in (friend, own):
-        with pytest.raises(SkipGeneration):
-            gen(task, "self_correction", 0.5, 0)
-    # a name met once may be mixed up with one that sounds alike, never one sharing an initial
-    driver = _task("The driver was Marco and he was very helpful.", who="Marco")
-    for seed in range(20):
-        assert gen(driver, "self_correction", 0.3, seed).details["wrong"] in ("Mario", "Mark"), seed
-    for seed in range(10):
-        assert wrong_value("5", "number", random.Random(seed), before="a taxi to Heathrow Terminal ") == "4"
-
-
-def test_self_correction_in_a_lower_case_message_is_typed_lower_case() -> None:
-    # "need a van ... under €90 — scratch that, $90" in a message typed in lower case without
-    # punctuation: the correction is typed the same way
-    low = _task("need a van for saturday morning under $90 a day", day="saturday", budget="$90")
-    seen = set()
-    for seed in range(40):
-        for level in (0.1, 0.3, 0.5):
-            v = gen(low, "self_correction", level, seed)
-            assert not re.search(r"[—–]|\.\.\.|I ", v.text), v.text
-            assert v.details["phrasing"] in self_correction.LOWER_PHRASINGS, v.details
-            seen.add(v.details["phrasing"])
-            assert measure_epsilon(low, "self_correction", v.text) > 0, v.text
-    assert seen == set(self_correction.LOWER_PHRASINGS)
-    assert (
-        gen(low, "self_correction", 0.3, 1).text
-        == "need a van for saturday morning under $80 no wait $90 a day"
-    )
+                assert v.details["case"] == "lower" or r["new"][:2].isupper() and r["new"][2:].islower(), r
 
 
 def test_self_correction_one_correction_in_a_short_message() -> None:
@@ -1349,18 +1364,16 @@ def test_typo_casing_slips_only_where_plausible() -> None:
     for seed in range(60):
         v = gen(low, "typo", 0.1, seed)
         assert v.details["case"] == "keep" and not re.search(r"[A-Z]", v.text.replace("$90", "")), v.text
-    # caps lock lands on a content word of four letters or more, never "FOR" or "HOW"
+    # Shift held too long lands on a sentence's first word only ("HOw much"), never "FOR"
     chat = _task("How much is it for a second driver on the rental for next Saturday?", day="Saturday")
-    locked = 0
+    held = 0
     for seed in range(200):
         v = gen(chat, "typo", 0.1, seed)
-        if v.details["case"] == "caps_lock":
-            locked += 1
-            (item,) = v.details["recased"]
-            assert len(item["word"]) >= 4 and item["word"].lower() not in typo.FUNCTION_WORDS, item
-    assert locked
-    assert typo._recase("for", "caps_lock") is None and typo._recase("How", "caps_lock") is None
-    assert typo._recase("driver", "caps_lock") == "DRIVER"
+        if v.details["case"] == "sticky_shift":
+            held += 1
+            assert v.details["recased"] == [{"word": "How", "new": "HOw"}], v.details
+    assert held
+    assert typo._recase("for", "sticky_shift") is None and typo._recase("How", "sticky_shift") == "HOw"
 
 
 def test_self_correction_leaves_a_place_inside_an_institution_name() -> None:

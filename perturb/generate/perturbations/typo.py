@@ -1,62 +1,155 @@
-"""``typo``: realistic keyboard slips, plus an occasional casing slip, never inside protected
+"""``typo``: the slips a real person makes when typing a message, never inside protected
 values.
 
 Eligible words are the word tokens with at least two letters outside protected spans. Every
-variant has keyboard-level edits on ``max(1, round(level × eligible))`` eligible words (so
-never a casing-only variant), but never more than one word in three (denser typing is not
-how people slip), and no slip may turn a word into another common English word ("not" ->
-"got", "from" -> "form": ``wordfreq`` Zipf frequency 3.5 or more), which would change the
-meaning instead of adding noise:
+variant has slips on ``max(1, round(level × 0.5 × eligible))`` words (level 1.0 stands for a
+slip on every other word), but never more than one word in four (one slip in a message of five
+words or fewer) and never more than :data:`MAX_SLIPS` in one message (reviewers read five slips
+in a twenty-word message as machine noise, whatever the level asked for), never on two
+neighbouring words nor twice on the same word, and no slip may turn a word into another common
+English word ("not" -> "got", "from" -> "form": ``wordfreq`` Zipf frequency 3.5 or more), which
+would change the meaning instead of adding noise. A slip lands only on a word typed in lower
+case (or a sentence's first word with its one capital): never inside a name, an acronym or a
+word with a digit. The slips:
 
-* ``substitute``: a letter replaced by a QWERTY neighbour (the adjacency map is nlpaug's
-  ``res/char/keyboard/en.json``; letters only, so no digit or symbol is introduced);
-* ``transpose``: two adjacent, different letters swapped, case kept by position
-  ("Book" -> "Obok", never "oBok");
-* ``delete``: a letter dropped (never the first; words of four letters or more);
-* ``double``: a letter typed twice (never a lone capital: "Book" -> "Boook", not "BBook").
+* ``misspell``: a common misspelling of a general word ("receive" -> "recieve",
+  "definitely" -> "definately", "tomorrow" -> "tommorow"; :data:`MISSPELLINGS`);
+* ``apostrophe``: a contraction typed without its apostrophe ("don't" -> "dont",
+  "it's" -> "its"), never when that makes another word ("we'll" -> "well", "I'd" -> "Id");
+* ``transpose``: two adjacent, different letters swapped, never the first letter and never
+  next to a double letter ("the" -> "teh", "Could" -> "Cuold"; not "bill" -> "blil"), the only
+  slip a word of three or four letters gets, and at most half of a message's slips land on
+  such short words;
+* ``drop``: a letter left out, never the first (words of five letters or more; one of a
+  double letter when the word has one: "address" -> "adress");
+* ``double``: a consonant between two vowels typed twice, in a word of five letters or more
+  ("decent" -> "deccent", "about" -> "abbout"; never "mmy", "forr", "schhool" or
+  "traanslated");
+* ``substitute``: an inner letter replaced by its left or right neighbour on the same QWERTY
+  row, never one that doubles the letter beside it (words of five letters or more; "morning"
+  -> "mornimg", never "goonle" or "tteatment").
 
-On top of them, each variant picks a casing mode (seeded), as people actually slip:
-``keep`` (half the variants), ``lower`` (everything outside protected values in lower case,
-"i'll"), ``capitalised`` (one mid-sentence content word with a capital, "then Book":
-a word of four letters or more that is not a function word, never "Of"/"For"/"The"),
-``sticky_shift`` (Shift held for two letters, "PLease") or ``caps_lock`` (one whole content
-word in capitals, "MORNING": four letters or more, never "FOR" or "HOW"). Never random
-per-letter case ("bOoK"), and no casing slip at all in a message typed all in lower case (a
-single capital there reads as placed, not slipped).
+On top of them, each variant picks a casing mode (seeded), as people actually type:
+``keep`` (most variants), ``lower`` (everything outside protected values in lower case,
+"i'll") or ``sticky_shift`` (Shift held for two letters at a sentence start, "PLease"; it
+counts as one of the :data:`MAX_SLIPS`). A
+stray capital on a mid-sentence word ("then Book") or a word in caps lock ("my GATE code")
+is not offered: reviewers read both as placed, not slipped. No casing slip at all in a
+message typed all in lower case.
 
-nlpaug's own ``KeyboardAug`` is not called: it draws from the process-global ``random`` and
-numpy generators (so output depends on what else ran) and masks by token stop-list, which
-cannot protect multi-word values; here every edit comes from the candidate's own seeded RNG
-and happens only in the masked text.
+A voice command that opens with a wake word ("Alexa, ...", "Hey Google, ...") is a speech
+transcript, which has no typing slips: its variant is the transcript a speech recogniser
+writes (no commas, no final stop, in half the variants no capitals), whose words are the
+canonical ones (ε 0), so it is offered only at levels up to 0.2 and skipped, with that reason,
+above.
 
-ε = share of eligible words with a keyboard slip, measured on the finished text by word
-alignment with the canonical prompt, case-insensitively. Casing is counted separately: the
-details record the mode (``case``) and every re-cased word (``recased``), and they do not add
-to ε, so a level buys keyboard slips, not capital letters.
+ε = share of eligible words with a slip ÷ 0.5 (at most 1), measured on the finished text by
+word alignment with the canonical prompt, case-insensitively: one slip in a ten-word message is
+0.2, one in four words 0.5, which is where the caps above stop a level from climbing. Casing
+is counted separately: the details record the mode (``case``) and every re-cased word
+(``recased``), and they do not add to ε, so a level buys slips, not capital letters.
 """
 
 from __future__ import annotations
 
 import functools
-import importlib.util
-import json
 import random
 import re
-from pathlib import Path
 from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import WORD_RE, altered_share, rounded, words
 
-MAX_DENSITY = 3
+SHARE_AT_LEVEL_ONE = 0.5
+"""The slip share that level 1.0 stands for: level ``ℓ`` asks for slips on ``ℓ × 0.5`` of the
+eligible words and ε is the measured share ÷ 0.5, so ε sits on the level where typing can be
+realistic (0.5 asks for one word in four, the densest a real message gets)."""
+MAX_DENSITY = 4
 """At most one slipped word in this many eligible words."""
+MAX_SLIPS = 4
+"""At most this many slipped words in one message, however long: five or more read as machine
+noise, not as a person typing fast."""
 REAL_WORD_ZIPF = 3.5
 """A slip whose result has at least this Zipf frequency in English (``wordfreq``: 3.5 is about
 three uses per million words: "form", "got", "now") is another real word and would change the
 meaning; it is redrawn. Rare strings such as "teh" (3.0) stay typos."""
-CASE_MODES = ("keep", "lower", "capitalised", "sticky_shift", "caps_lock")
-_CASE_WEIGHTS = (0.5, 0.2, 0.1, 0.1, 0.1)
-OPS = ("substitute", "transpose", "delete", "double")
+CASE_MODES = ("keep", "lower", "sticky_shift")
+_CASE_WEIGHTS = (0.6, 0.25, 0.15)
+OPS = ("misspell", "apostrophe", "transpose", "drop", "double", "substitute")
+_OP_WEIGHTS = {"transpose": 4, "drop": 3, "double": 1, "substitute": 1}
+"""How often each letter-level slip is drawn when several fit a word: swapped and dropped
+letters are the commonest slips of fast typing, a wrong key the rarest that still reads
+naturally."""
+QWERTY_ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+SHORT_WORD = 5
+"""Words with fewer letters than this are short: at most half of a message's slips (rounded
+up) land on them."""
+
+MISSPELLINGS = {
+    "accommodate": "accomodate",
+    "accommodation": "accomodation",
+    "achieve": "acheive",
+    "address": "adress",
+    "apparently": "apparantly",
+    "appointment": "apointment",
+    "appreciate": "apreciate",
+    "argument": "arguement",
+    "basically": "basicly",
+    "beginning": "begining",
+    "believe": "beleive",
+    "business": "buisness",
+    "calendar": "calender",
+    "colleague": "collegue",
+    "committee": "commitee",
+    "completely": "completly",
+    "convenient": "convinient",
+    "definitely": "definately",
+    "different": "diffrent",
+    "disappointed": "dissapointed",
+    "embarrassing": "embarassing",
+    "environment": "enviroment",
+    "especially": "especialy",
+    "exercise": "excercise",
+    "finally": "finaly",
+    "foreign": "foriegn",
+    "government": "goverment",
+    "guarantee": "garantee",
+    "immediately": "immediatly",
+    "independent": "independant",
+    "interested": "intrested",
+    "necessary": "neccessary",
+    "noticeable": "noticable",
+    "occasionally": "occasionaly",
+    "occurred": "occured",
+    "possession": "posession",
+    "probably": "probaly",
+    "professional": "proffesional",
+    "receipt": "reciept",
+    "receive": "recieve",
+    "received": "recieved",
+    "recommend": "reccomend",
+    "restaurant": "restaraunt",
+    "schedule": "schedual",
+    "separate": "seperate",
+    "separately": "seperately",
+    "similar": "similiar",
+    "successful": "succesful",
+    "surprise": "suprise",
+    "tomorrow": "tommorow",
+    "truly": "truely",
+    "unfortunately": "unfortunatly",
+    "until": "untill",
+    "usually": "usualy",
+    "weird": "wierd",
+    "which": "wich",
+    "definite": "definate",
+    "wednesday": "wendsday",
+}
+"""General words and the way people commonly misspell them (lists of frequent English
+misspellings); a word found here gets this slip before any letter-level one."""
+
+_APOSTROPHE_CLASH = frozenset("well ill were shell hell wed id shed hed".split())
+"""Contractions whose apostrophe-less form is another word ("we'll" -> "well"): kept."""
 
 
 @functools.lru_cache(maxsize=4096)
@@ -70,97 +163,130 @@ def real_word(word: str) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def keyboard() -> dict[str, tuple[str, ...]]:
-    """Lower-case letter -> adjacent lower-case letters, from nlpaug's English keyboard map
-    (located without importing nlpaug, whose import takes most of a second)."""
-    spec = importlib.util.find_spec("nlpaug")
-    if spec is None or not spec.submodule_search_locations:
-        raise ImportError("nlpaug is not installed (pip install nlpaug)")
-    path = Path(list(spec.submodule_search_locations)[0]) / "res" / "char" / "keyboard" / "en.json"
-    raw: dict[str, Any] = json.loads(path.read_text("utf-8"))
+    """Lower-case letter -> its left and right neighbours on the same QWERTY row (a finger
+    lands one key to the side; a key above or below is a rarer slip and reads as noise)."""
     out: dict[str, tuple[str, ...]] = {}
-    for key, values in raw.items():
-        if len(key) == 1 and key.isalpha() and key.islower():
-            near = values if isinstance(values, list) else [values]
-            letters = sorted({v.lower() for v in near if len(v) == 1 and v.isalpha()} - {key})
-            if letters:
-                out[key] = tuple(letters)
+    for row in QWERTY_ROWS:
+        for i, ch in enumerate(row):
+            out[ch] = tuple(row[j] for j in (i - 1, i + 1) if 0 <= j < len(row))
     return out
 
 
 def _case_like(template: str, new: str) -> str:
-    """``new`` (same length as ``template``) with the case of ``template`` position by
-    position: a capital stays where the typist put it."""
-    return "".join(
-        n.upper() if t.isupper() else n.lower() if t.islower() else n
-        for t, n in zip(template, new, strict=True)
-    )
+    """``new`` with the case of ``template`` position by position (the lengths may differ by
+    one letter: the first letters decide), so a capital stays where the typist put it."""
+    out = []
+    for i, ch in enumerate(new):
+        t = template[i] if i < len(template) else template[-1]
+        out.append(ch.upper() if t.isupper() and i == 0 else ch.lower() if t.islower() or i else ch)
+    return "".join(out)
+
+
+def _letter_slips(word: str) -> list[tuple[str, str]]:
+    """Every letter-level slip of ``word`` (lower case after its first letter):
+    ``(new word, op)``. The first letter is never touched."""
+    n = len(word)
+    out: list[tuple[str, str]] = []
+    for i in range(1, n - 1):
+        # never across a double letter: "bill" -> "blil" and "mum" -> "mmu" are no one's slips
+        if word[i] != word[i + 1] and word[i - 1] != word[i] and word[i + 1] != word[i + 2 : i + 3]:
+            if word[i - 1] != word[i + 1] and word[i] != word[i + 2 : i + 3]:  # nor make one
+                out.append((word[:i] + word[i + 1] + word[i] + word[i + 2 :], "transpose"))
+    if n < 5:
+        return out if n >= 3 else []
+    doubled = [i for i in range(1, n) if word[i] == word[i - 1]]
+    for i in doubled or range(1, n):
+        out.append((word[:i] + word[i + 1 :], "drop"))
+    vowels = "aeiouy"
+    for i in range(1, n - 1):
+        # a consonant between two vowels ("deccent", "abbout"), never after another consonant
+        # ("schhool", "trranslated") and not beside a double the word already has
+        between = word[i - 1] in vowels and word[i + 1] in vowels and word[i] not in vowels
+        if between and (not doubled or abs(i - doubled[0]) > 1):
+            out.append((word[: i + 1] + word[i] + word[i + 1 :], "double"))
+    kb = keyboard()
+    for i in range(1, n - 1):
+        for near in kb.get(word[i], ()):
+            if near not in (word[i - 1], word[i + 1]):  # no double made ("tteatment", "aftrr")
+                out.append((word[:i] + near + word[i + 1 :], "substitute"))
+    return out
 
 
 def edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
-    """One keyboard slip in ``word``: ``(new word, op)``, or None when no op applies."""
-    kb = keyboard()
-    letters = [i for i, ch in enumerate(word) if ch.isalpha()]
-    ops = list(OPS)
-    rng.shuffle(ops)
-    all_caps = word.isupper()
-    for op in ops:
-        if op == "substitute":
-            cands = [i for i in letters if word[i].lower() in kb]
-            if cands:
-                i = rng.choice(cands)
-                new = rng.choice(kb[word[i].lower()])
-                new = new.upper() if word[i].isupper() else new
-                return word[:i] + new + word[i + 1 :], op
-        elif op == "transpose":
-            cands = [i for i in letters if i + 1 in letters and word[i].lower() != word[i + 1].lower()]
-            if cands:
-                i = rng.choice(cands)
-                swapped = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
-                return _case_like(word, swapped), op
-        elif op == "delete" and len(letters) >= 4:
-            i = rng.choice(letters[1:])
-            return word[:i] + word[i + 1 :], op
-        elif op == "double":
-            cands = [i for i in letters if word[i].islower() or all_caps]
-            if cands:
-                i = rng.choice(cands)
-                return word[: i + 1] + word[i] + word[i + 1 :], op
-    return None
-
-
-FUNCTION_WORDS = frozenset(
-    "about above after again against also been before being below between both but could does "
-    "doing down during each either else even every from further have having here into just "
-    "more most much must neither once only other ought over same shall should some such than "
-    "that their theirs them then there these they this those through under until upon very "
-    "were what when where which while whom whose will with within without would your yours "
-    "ours please thanks".split()
-)
-"""Words of four letters or more that a stray capital would not land on as a slip."""
+    """One slip a person makes in ``word``: ``(new word, op)``, or None when no slip fits it
+    (a name, an acronym, a number, a two-letter word, or every slip makes another word)."""
+    plain = word.replace("’", "'")
+    if not plain.replace("'", "").isalpha() or not plain[1:].islower() or len(plain) < 2:
+        return None
+    lower = plain.lower()
+    if lower in MISSPELLINGS:
+        return _case_like(word, MISSPELLINGS[lower]), "misspell"
+    if "'" in plain:
+        bare = word.replace("'", "").replace("’", "")
+        if bare.lower() in _APOSTROPHE_CLASH:
+            return None
+        return bare, "apostrophe"
+    slips = [s for s in _letter_slips(word) if not real_word(s[0])]
+    if not slips:
+        return None
+    op = rng.choices(
+        sorted({o for _, o in slips}), weights=[_OP_WEIGHTS[o] for o in sorted({o for _, o in slips})]
+    )[0]
+    return rng.choice([s for s in slips if s[1] == op])
 
 
 def _recase(word: str, mode: str) -> str | None:
     """``word`` after a ``mode`` casing slip, or None when the slip does not fit the word."""
     n_letters = sum(ch.isalpha() for ch in word)
-    if mode == "capitalised" and (len(word) < 4 or word.lower() in FUNCTION_WORDS or "'" in word):
-        return None  # a content word ("then Book"), not "Of", "For" or "The"
-    if mode == "capitalised" and word[:1].islower() and word.islower():
-        return word[0].upper() + word[1:]
     if mode == "sticky_shift" and n_letters >= 3 and word[:1].isupper() and word[1:2].islower():
         return word[:2].upper() + word[2:]
-    if mode == "caps_lock" and (n_letters < 4 or word.lower() in FUNCTION_WORDS or "'" in word):
-        return None  # caps lock left on over a content word ("MORNING"), not "FOR" or "HOW"
-    if mode == "caps_lock" and not word.isupper():
-        return word.upper()
     return None
 
 
 def _sentence_initial(masked: str, start: int) -> bool:
-    before = masked[:start].rstrip(" \"'“(")
-    return not before or before[-1] in ".!?"
+    """True when the word at ``start`` opens the text or a sentence (a look-back over the
+    spaces, quotes and brackets before it only, so a whole-text scan stays linear)."""
+    i = start
+    while i > 0 and masked[i - 1] in " \"'“(":
+        i -= 1
+    return i == 0 or masked[i - 1] in ".!?"
+
+
+WAKE_WORD_RE = re.compile(r"^\s*(?:(?:hey|hi|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby)\b", re.I)
+"""A message that opens by addressing a voice assistant: a speech transcript."""
+
+
+def _transcript(ctx: TaskContext, rng: random.Random) -> Variant:
+    """A voice command as a speech recogniser writes it down: no commas, no final stop, and
+    (in half the variants) no capitals outside protected values. A transcript has no typing
+    slips; its words are the canonical ones, so ε is 0."""
+    masked = re.sub(r",(?=\s)", "", ctx.masked).rstrip()
+    masked = re.sub(r"[.!?]+$", "", masked)
+    lower = rng.random() < 0.5
+    if lower:
+        masked = "".join(c.lower() if len(c.lower()) == 1 else c for c in masked)
+    if masked == ctx.masked:
+        raise SkipGeneration(
+            "a voice command with nothing a transcript would drop (a spoken command gets no typing slips)"
+        )
+    return Variant(
+        text=ctx.unmask(masked),
+        details={"case": "lower" if lower else "keep", "recased": [], "edits": [], "transcript": True},
+    )
+
+
+TRANSCRIPT_MAX_LEVEL = 0.2
+"""A transcript adds no slip (ε 0), so it is offered only at a level this low or lower."""
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    if WAKE_WORD_RE.match(ctx.masked):
+        if level > TRANSCRIPT_MAX_LEVEL:
+            raise SkipGeneration(
+                f"a voice command is a speech transcript: no typing slips, and a transcript's "
+                f"missing commas and capitals (ε 0) fit only levels up to {TRANSCRIPT_MAX_LEVEL}"
+            )
+        return _transcript(ctx, rng)
     masked = ctx.masked
     mode = rng.choices(CASE_MODES, weights=_CASE_WEIGHTS)[0]
     if mode != "keep" and not re.search(r"[A-Z]", re.sub("\ue000[^\ue001]*\ue001", " ", masked)):
@@ -172,35 +298,51 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     n = len(matches)
     if n == 0:
         raise SkipGeneration("no eligible word (every word is protected or shorter than two letters)")
-    # at most one slip in every three words: denser than that no one types (level 0.5 on a
-    # long message made every other word a slip)
-    target = min(n, max(1, round(level * n)), max(1, -(-n // MAX_DENSITY)))
+    # at most one slip in every four words (one in a message of five words or fewer) and
+    # MAX_SLIPS in all: denser than that no one types, whatever the level asks for
+    cap = 1 if n <= 5 else -(-n // MAX_DENSITY)
+    # Shift held over a word is a slip a reader sees too: it takes one of the MAX_SLIPS
+    most = MAX_SLIPS - 1 if mode == "sticky_shift" else MAX_SLIPS
+    target = min(n, max(1, round(level * SHARE_AT_LEVEL_ONE * n)), cap, most)
     replace: dict[int, tuple[int, str]] = {}
     edits: list[tuple[int, dict[str, str]]] = []
-    order = list(matches)
+    slipped: set[int] = set()
+    n_short = 0
+    seen: set[str] = set()
+    order = list(range(n))
     rng.shuffle(order)
-    for m in order:
+    for k in order:
         if len(edits) >= target:
             break
-        result = None
-        for _ in range(4):  # a slip that makes another real word ("not" -> "got") is no typo
-            result = edit_word(m.group(), rng)
-            if result is None or not real_word(result[0]):
-                break
-            result = None
+        if k - 1 in slipped or k + 1 in slipped:
+            continue  # two slips side by side ("innto mmy") read as machine-made
+        m = matches[k]
+        word = m.group()
+        typed = ctx.masked[m.start() : m.end()]  # before a ``lower`` casing: "Zoom" stays a name
+        if typed[:1].isupper() and not _sentence_initial(masked, m.start()):
+            continue  # a capital mid-sentence is a name: people do not slip inside those
+        if not typed[1:].islower() and len(typed) > 1:
+            continue  # an acronym or a code ("UK", "PDF")
+        short = sum(c.isalpha() for c in word) < SHORT_WORD
+        if short and n_short >= -(-target // 2):
+            continue  # "teh", "adn", "cna" in one message read as a pattern, not as slips
+        if word.lower() in seen:
+            continue  # the same word slipped twice ("hre ... hre") reads as a pattern
+        result = edit_word(word, rng)
         if result is None:
             continue
+        n_short += short
+        seen.add(word.lower())
         new, op = result
+        slipped.add(k)
         replace[m.start()] = (m.end(), new)
-        edits.append((m.start(), {"word": m.group(), "new": new, "op": op}))
+        edits.append((m.start(), {"word": word, "new": new, "op": op}))
     recased: list[tuple[int, dict[str, str]]] = []
-    if mode in ("capitalised", "sticky_shift", "caps_lock"):
+    if mode == "sticky_shift":
         fits = []
-        for m in order:
-            if m.start() in replace:
-                continue
-            # a capital mid-sentence is the slip; at a sentence start it is just correct
-            if mode == "capitalised" and _sentence_initial(masked, m.start()):
+        for k in order:
+            m = matches[k]
+            if m.start() in replace or not _sentence_initial(masked, m.start()):
                 continue
             new_case = _recase(m.group(), mode)
             if new_case is not None:
@@ -220,6 +362,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         ]
         if not recased:
             mode = "keep"
+    if not edits:
+        raise SkipGeneration("no word a person would slip on (every word is a name, a number or too short)")
     out = masked
     for start in sorted(replace, reverse=True):
         end, new = replace[start]
@@ -249,7 +393,8 @@ def _eligible(ctx: TaskContext) -> tuple[list[str], list[bool]]:
 def measure(ctx: TaskContext, text: str, details: dict[str, Any]) -> float:
     original, eligible = _eligible(ctx)
     folded = [w.lower() for w in original]
-    return rounded(altered_share(folded, [w.lower() for w in words(text)], eligible))
+    share = altered_share(folded, [w.lower() for w in words(text)], eligible)
+    return rounded(min(1.0, share / SHARE_AT_LEVEL_ONE))
 
 
 SPEC = ClassSpec(
@@ -258,8 +403,8 @@ SPEC = ClassSpec(
     max_level=1.0,
     length_ratio=(0.9, 1.1),
     epsilon="share of eligible words (two letters or more, outside protected values) with a "
-    "keyboard slip, compared case-insensitively (casing slips are counted separately and add "
-    "nothing)",
+    "slip, compared case-insensitively, divided by 0.5 (level 1.0 = a slip on every other word; "
+    "casing slips are counted separately and add nothing)",
     generate=generate,
     measure=measure,
 )
