@@ -115,10 +115,20 @@ def test_a_lower_case_question_is_framed_as_a_text_in_its_own_case() -> None:
     assert _question_frame("can you book me in for 6", "terse_us", random.Random(0), True) == (
         "can you book me in for 6"
     )
-    # only a text that is one question: never before a statement it leans on
+    # a request ("... can you clean it", "... pls send it") is never framed as a question
     assert _question_frame("my coat has a stain can you clean it", "terse_us", random.Random(0), True) == (
         "my coat has a stain can you clean it"
     )
+    # a run-on that ends with its question, or a lower-case fragment with "?", is framed too
+    assert _question_frame(
+        "wasp nest in the loft how much to remove it", "terse_us", random.Random(1), True
+    ) == ("quick q: wasp nest in the loft how much to remove it")
+    assert _question_frame("next day delivery to york?", "terse_us", random.Random(0), True) == (
+        "quick question: next day delivery to york?"
+    )
+    # a text that only tells something, or whose question is joined on by "if", is not
+    for text in ("sam wont be in today hes got a cold", "call me back if is it ready"):
+        assert _question_frame(text, "terse_us", random.Random(0), True) == text
 
 
 def test_no_greeting_before_a_sentence_that_dropped_its_subject() -> None:

@@ -708,6 +708,33 @@ _FRAGMENT_RE = re.compile(
 shirts", "what about Sunday", "any chance of a refund")."""
 
 
+_TRAILING_QUESTION_RE = re.compile(
+    r"(?:^|\s)(?:how much|how long|how many|how soon|whats|what's|what is|is that|is it|is this|is there|"
+    r"are there|can i|could i|do i|should i|do you|does it|will it)\b(?:\s+[^\s]+){0,8}\s*\??$",
+    re.I,
+)
+"""A question that ends a lower-case run-on ("bed bugs in the spare room need treatment asap
+how much", "... can i bring it back in for free")."""
+
+
+def _text_question(masked: str) -> bool:
+    """Whether a lower-case text message (one unpunctuated run, or a fragment ending with "?")
+    asks a question: it opens with one ("is the pool open on sunday") or ends with one
+    ("carpet cleaning for the lounge whats the price"), and asks no one to act ("can you book
+    me in", "... pls send it") and tells nothing alone ("noah wont be in today")."""
+    first = re.search(r"[A-Za-z]", masked)
+    if first is None or first.group().isupper():
+        return False  # "Is the gym open?" is written out already
+    if message_style(masked) != "lower" and not masked.rstrip().endswith("?"):
+        return False
+    if re.search(r"\b(?:can|could|would|will) (?:you|u)\b|\b(?:pls|plz|please)\b", masked, re.I):
+        return False
+    if _DIRECT_QUESTION_RE.match(masked) or masked.rstrip().endswith("?"):
+        return True
+    end = _TRAILING_QUESTION_RE.search(masked)
+    return end is not None and not _JOINED_RE.search(masked[: end.start()].rstrip())
+
+
 def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
     """A direct question that cannot be asked indirectly, framed the register's way: after
     it in a written message ("Where is it? Kindly let me know.", "... I would be grateful if
@@ -720,13 +747,10 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if _indirect_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
             return masked  # asked indirectly by the register's question leads instead
     texting = style.get("texting_question_before", [])
-    if texting and message_style(masked) == "lower" and len(spans) == 1:
-        # a lower-case text that is one question ("is the pool open on sunday after 8pm"):
-        # framed in its own lower case, never written out ("Quick q: is the pool open ...?")
-        sentence = masked[spans[0][0] : spans[0][1]]
-        if _DIRECT_QUESTION_RE.match(sentence) and not _ASKS_SOMEONE_RE.match(sentence):
-            return masked[: spans[0][0]] + rng.choice(texting) + masked[spans[0][0] :]
-        return masked
+    if texting and len(spans) == 1 and _text_question(masked):
+        # a lower-case text that asks ("is the pool open on sunday after 8pm", "carpet cleaning
+        # for the lounge whats the price"): framed in its own lower case, never written out
+        return rng.choice(texting) + masked
     for i, (a, b) in enumerate(spans):
         sentence = masked[a:b]
         if not sentence.endswith("?") or not _DIRECT_QUESTION_RE.match(sentence):
