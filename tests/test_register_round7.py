@@ -9,6 +9,7 @@ import random
 
 from perturb.generate.core import prepare
 from perturb.generate.perturbations.register import (
+    _BARE_OBJECT_RE,
     _closing,
     _greeting,
     _in_register,
@@ -149,3 +150,17 @@ def test_no_closing_or_question_frame_adds_a_second_please() -> None:
     for seed in range(8):
         framed = _question_frame(asked, "casual_indian", random.Random(seed))
         assert framed.startswith(asked) and "Please let me know" not in framed, framed
+
+
+def test_a_bare_terse_order_needs_an_object_after_its_verb() -> None:
+    prompt = "The boiler is twelve years old and making a noise. Can you quote for that?"
+    for level in (0.1, 0.3, 0.5):
+        text = one(prompt, "terse_us", level)
+        assert text is not None and "quote for that" in text.lower()
+        assert " Quote for that" not in text  # never a bare "Quote for that."
+    # with an object (or a particle) after the verb the request may drop its "can you"
+    assert _BARE_OBJECT_RE.match(" me the invoice for May")
+    assert _BARE_OBJECT_RE.match(" off the lights")
+    assert _BARE_OBJECT_RE.match(" \ue000\ue100\ue001 to my account")
+    assert not _BARE_OBJECT_RE.match(" for that")
+    assert not _BARE_OBJECT_RE.match(" on it")

@@ -392,6 +392,10 @@ def _opener(
             options = [o for o in openers if o.lower() != prefix.lower()]
             if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
                 options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
+            if prefix and not _BARE_OBJECT_RE.match(after):
+                # "Can you quote for that?" as a bare "Quote for that." is no one's order: a bare
+                # order keeps the opener only when an object follows its verb ("Send me the X.")
+                options = [o for o in options if o]
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
             if not options:
@@ -408,6 +412,13 @@ def _opener(
 
 
 _OBJECT_START_RE = re.compile(r"\s+(?:my|the|a|an|this|that|these|those|our|your|it|them|me|us|all|some)\b")
+_BARE_OBJECT_RE = re.compile(
+    r"\s+(?:\ue000|\d|(?:my|the|a|an|this|that|these|those|our|your|it|them|me|us|him|her|all|some|"
+    r"any|one|two|both|up|out|off|in|back|down|over|round)\b)",
+    re.I,
+)
+"""What follows a verb that can stand as a bare order: an object or a particle ("Send me the
+invoice.", "Fix it.", "Turn off the lights."), never a preposition ("Quote for that.")."""
 _NOT_IMPERATIVE = frozenset(
     "yesterday today tonight tomorrow also so and but then now just only even still here there sorry "
     "thanks thank hi hello hey ok okay yes no please pls kindly not never always maybe perhaps all "
