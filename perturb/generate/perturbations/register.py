@@ -1158,7 +1158,7 @@ def _split_wake(masked: str) -> tuple[str, str]:
 
 def _rejoin_wake(wake: str, command: str, original: str) -> str:
     """The reworded ``command`` after its ``wake`` word, its first word lower-cased again when
-    the ``original`` command's was ("Alexa, could you possibly book X?")."""
+    the ``original`` command's was ("Alexa, could you please book X?")."""
     if not wake:
         return command
     first = re.match(r"[A-Za-z]", original[len(wake) :])
