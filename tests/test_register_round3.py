@@ -12,7 +12,7 @@ def test_full_sentences_restore_subject_capitals_punctuation_and_cut_run_ons() -
     cases = {
         "got a fine of 40 euros in rome can i appeal it": "I got a fine of 40 euros in rome. Can I appeal it?",
         "do you stock paint i need about 3 tins": "Do you stock paint? I need about 3 tins.",
-        "cancel my order for friday the reference is AB12": "Cancel my order for friday. The reference is AB12.",
+        "cancel my order for friday the reference is AB12": "Cancel my order for Friday. The reference is AB12.",
         "hi can i get a haircut": "Hi, can I get a haircut?",
         "my phone bill went up this month why": "My phone bill went up this month. Why?",
         "cant sign in since yesterday": "I can't sign in since yesterday.",
@@ -44,16 +44,20 @@ def texts(prompt: str, slots: dict[str, str]) -> dict[tuple[float, int], str]:
 
 
 def test_a_lower_case_message_gets_two_different_registers() -> None:
-    got = texts("my router keeps dropping wifi since tuesday why", {"d": "tuesday"})
+    # (round seven: a lower-case weekday, "since tuesday", is a protected date whose case may
+    # not change, so that text is no longer written out; the message here has none)
+    got = texts("my router keeps dropping wifi since the update why", {"d": "the update"})
     assert got == {
-        (0.1, 0): "My router keeps dropping wifi since tuesday. Could you please let me know why?",
-        (0.1, 1): "My router keeps dropping wifi since tuesday. Kindly tell me why.",
+        (0.1, 0): "My router keeps dropping wifi since the update. Could you please let me know why?",
+        (0.1, 1): "My router keeps dropping wifi since the update. Kindly tell me why.",
         (
             0.5,
             0,
-        ): "My router keeps dropping wifi since tuesday. Could you please let me know why?",
-        (0.5, 1): "Hi sir, my router keeps dropping wifi since tuesday. Please let me know why. "
-        "Hoping for a quick response.",
+        ): "My router keeps dropping wifi since the update. Could you please let me know why?",
+        (
+            0.5,
+            1,
+        ): "Hi sir, my router keeps dropping wifi since the update. Please let me know why. Thanks a lot.",
     }
 
 

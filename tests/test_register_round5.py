@@ -143,8 +143,10 @@ def test_a_message_that_writes_i_keeps_added_words_lower_case() -> None:
 
 
 def test_a_question_frame_that_opens_the_message_takes_no_greeting() -> None:
-    for text in nonempty(texts("how much for a haircut and beard trim", {})):
-        assert text.startswith("Please tell me, how much"), text
+    # (round seven: "how much for X" has no verb, so it takes no "Please tell me,"; a
+    # question with a verb does, and a lower-case one may be framed as a text instead)
+    for text in nonempty(texts("how much is a haircut and beard trim", {})):
+        assert text.startswith(("Please tell me, how much", "quick q")), text
 
 
 def test_a_run_on_is_cut_before_a_subject_that_is_a_protected_value() -> None:

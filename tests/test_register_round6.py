@@ -61,12 +61,14 @@ def test_a_noun_naming_a_value_that_does_something_is_not_an_order() -> None:
 
 
 def test_can_i_get_something_done_stays_a_question() -> None:
-    got = texts("my phone screen shattered can i get it replaced by friday", {"d": "friday"})
+    # (round seven: a lower-case weekday is no longer written out in capitalised sentences)
+    got = texts("my phone screen shattered can i get it replaced by the weekend", {"d": "the weekend"})
     assert got[(0.1, 0)] == (
-        "My phone screen shattered. Could you please let me know whether I can get it replaced by friday?"
+        "My phone screen shattered. Could you please let me know whether I can get it replaced by the weekend?"
     )
     assert (
-        got[(0.1, 1)] == "My phone screen shattered. Kindly tell me whether I can get it replaced by friday."
+        got[(0.1, 1)]
+        == "My phone screen shattered. Kindly tell me whether I can get it replaced by the weekend."
     )
     assert not any("want" in t.lower() for t in got.values())
 

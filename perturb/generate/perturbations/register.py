@@ -372,7 +372,11 @@ def _opener(
             prefix = m.group() if m else ""
             word = re.match(r"[A-Za-z]+", rest[len(prefix) :])
             after = rest[len(prefix) + word.end() :] if word else ""
-            if word and (heads_label(after) or _names_subject(after)):
+            if word and (
+                heads_label(after)
+                or _names_subject(after)
+                or (not prefix and _labels_record(word.group(), after))
+            ):
                 continue  # "Order number X." names a number; "Order X arrived today" tells what it did
             if not word or not (
                 word.group().lower() in verbs
@@ -388,6 +392,10 @@ def _opener(
             options = [o for o in openers if o.lower() != prefix.lower()]
             if re.search(r"\b(?:someone|anyone)\b", prefix, re.I):
                 options = [o for o in options if o]  # "Can someone check it?" is no bare "Check it."
+            if prefix and not _BARE_OBJECT_RE.match(after):
+                # "Can you quote for that?" as a bare "Quote for that." is no one's order: a bare
+                # order keeps the opener only when an object follows its verb ("Send me the X.")
+                options = [o for o in options if o]
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
             if not options:
@@ -404,6 +412,13 @@ def _opener(
 
 
 _OBJECT_START_RE = re.compile(r"\s+(?:my|the|a|an|this|that|these|those|our|your|it|them|me|us|all|some)\b")
+_BARE_OBJECT_RE = re.compile(
+    r"\s+(?:\ue000|\d|(?:my|the|a|an|this|that|these|those|our|your|it|them|me|us|him|her|all|some|"
+    r"any|one|two|both|up|out|off|in|back|down|over|round)\b)",
+    re.I,
+)
+"""What follows a verb that can stand as a bare order: an object or a particle ("Send me the
+invoice.", "Fix it.", "Turn off the lights."), never a preposition ("Quote for that.")."""
 _NOT_IMPERATIVE = frozenset(
     "yesterday today tonight tomorrow also so and but then now just only even still here there sorry "
     "thanks thank hi hello hey ok okay yes no please pls kindly not never always maybe perhaps all "
@@ -453,6 +468,16 @@ _SUBJECT_VERB_RE = re.compile(
 )
 """A value followed by a verb of its own: the word before the value is a noun that names it
 ("Order FL-3098 arrived today", "Booking 5521 was cancelled"), not a verb asking for it."""
+
+
+_VALUE_ONLY_RE = re.compile(r"\s*\ue000[^\ue001]*\ue001\s*[.!]?\s*$")
+
+
+def _labels_record(word: str, after_word: str) -> bool:
+    """Whether ``word`` followed by nothing but a value is a label naming a record ("Order
+    CT-1988." between two sentences of a complaint): a noun that names records by their code
+    ("order", "claim", "ticket") is not asked to be done to a code ("Can you order CT-1988?")."""
+    return word.lower() in _data()["record_nouns"] and _VALUE_ONLY_RE.match(after_word) is not None
 
 
 def _names_subject(after_word: str) -> bool:
@@ -559,6 +584,9 @@ def _greeting(
     if marked:
         options = [o for o in options if _MARKED_RE.search(o)] or options
     rest = masked[m.end() :] if m else masked
+    first = re.match(r"[A-Za-z]+", rest)
+    if not m and first and _drops_subject(first.group()):
+        return masked  # "Dear sir, picked up my glasses ...": a letter never opens without "I"
     opening = {w.lower() for w in re.findall(r"[A-Za-z]+", rest)[:3]}
     # never "Hi team, our team, the Rovers, ...": the greeting's noun is not the next words'
     options = [
@@ -569,6 +597,27 @@ def _greeting(
         new = rng.choice(options)
         return new.rstrip(", ") + ("." if reg == "formal_british" else "!") + " " + rest
     return rng.choice(options) + decapitalize_first(rest)
+
+
+def _drops_subject(word: str) -> bool:
+    """Whether a sentence that opens with ``word`` has dropped its subject ("Picked up my
+    glasses yesterday.", "Need a van."): the terse style of a note, which a letter's greeting
+    cannot open."""
+    low = word.lower()
+    return (
+        low in _PAST
+        or low in _DROPPED_SUBJECT
+        or (low.endswith("ed") and not low.endswith("eed") and len(low) > 3)
+    )
+
+
+def _no_second_please(options: list[Any], masked: str, text: Callable[[Any], str] = str) -> list[Any]:
+    """``options`` without those that open with "Please" when the message already says
+    "please" ("... so please use X. Please let me know ... Please revert ..." reads as a
+    template); all of them when none is left."""
+    if not re.search(r"\bplease\b", masked, re.I):
+        return options
+    return [o for o in options if not text(o).lower().startswith("please")] or options
 
 
 _ASKS_RE = re.compile(
@@ -594,7 +643,7 @@ def _closing(masked: str, reg: str, rng: random.Random, asks: bool = True, marke
         closings = [c for c in closings if "needful" not in c] or closings
     if marked:
         closings = [c for c in closings if _MARKED_RE.search(c)] or closings
-    new = rng.choice(closings)
+    new = rng.choice(_no_second_please(closings, masked))
     body = masked[: m.start()] if m else masked
     if not body.rstrip().endswith((".", "!", "?")):
         if m is None and body.rstrip().endswith("\ue001"):
@@ -617,6 +666,7 @@ def _question(masked: str, reg: str, rng: random.Random, plain: bool = False) ->
     style = _data()[reg]
     leads = style.get("spoken_question_leads", style["question_leads"]) if plain else style["question_leads"]
     leads = [lead for lead in leads if not _said_already(masked, lead[0])] or leads
+    leads = _no_second_please(list(leads), masked, lambda lead: str(lead[0]))
     for a, b in sentence_spans(masked):
         ops = _indirect_ops(masked, a, b, rng, leads)
         if ops:
@@ -662,6 +712,40 @@ _ASKS_SOMEONE_RE = re.compile(
 register's opener, never a question frame."""
 
 
+_FRAGMENT_RE = re.compile(
+    r"(?:how (?:much|many|long|soon)|what|when|where|which|any chance)\s+(?:for|of|on|with|about)\b", re.I
+)
+"""A question without a verb: its question word is followed by a preposition ("how much for 3
+shirts", "what about Sunday", "any chance of a refund")."""
+
+
+_TRAILING_QUESTION_RE = re.compile(
+    r"(?:^|\s)(?:how much|how long|how many|how soon|whats|what's|what is|is that|is it|is this|is there|"
+    r"are there|can i|could i|do i|should i|do you|does it|will it)\b(?:\s+[^\s]+){0,8}\s*\??$",
+    re.I,
+)
+"""A question that ends a lower-case run-on ("bed bugs in the spare room need treatment asap
+how much", "... can i bring it back in for free")."""
+
+
+def _text_question(masked: str) -> bool:
+    """Whether a lower-case text message (one unpunctuated run, or a fragment ending with "?")
+    asks a question: it opens with one ("is the pool open on sunday") or ends with one
+    ("carpet cleaning for the lounge whats the price"), and asks no one to act ("can you book
+    me in", "... pls send it") and tells nothing alone ("noah wont be in today")."""
+    first = re.search(r"[A-Za-z]", masked)
+    if first is None or first.group().isupper():
+        return False  # "Is the gym open?" is written out already
+    if message_style(masked) != "lower" and not masked.rstrip().endswith("?"):
+        return False
+    if re.search(r"\b(?:can|could|would|will) (?:you|u)\b|\b(?:pls|plz|please)\b", masked, re.I):
+        return False
+    if _DIRECT_QUESTION_RE.match(masked) or masked.rstrip().endswith("?"):
+        return True
+    end = _TRAILING_QUESTION_RE.search(masked)
+    return end is not None and not _JOINED_RE.search(masked[: end.start()].rstrip())
+
+
 def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
     """A direct question that cannot be asked indirectly, framed the register's way: after
     it in a written message ("Where is it? Kindly let me know.", "... I would be grateful if
@@ -673,6 +757,11 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
     for a, b in spans if style["question_leads"] else ():
         if _indirect_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
             return masked  # asked indirectly by the register's question leads instead
+    texting = style.get("texting_question_before", [])
+    if texting and len(spans) == 1 and _text_question(masked):
+        # a lower-case text that asks ("is the pool open on sunday after 8pm", "carpet cleaning
+        # for the lounge whats the price"): framed in its own lower case, never written out
+        return rng.choice(texting) + masked
     for i, (a, b) in enumerate(spans):
         sentence = masked[a:b]
         if not sentence.endswith("?") or not _DIRECT_QUESTION_RE.match(sentence):
@@ -683,6 +772,8 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         opens = i == 0 and not _GREETING_RE.match(sentence)
         before = style.get("question_before", [])
         # "Please tell me, any chance of X?" asks twice; "Quick q: any chance of X?" does not
+        if style.get("question_before_needs_verb") and _FRAGMENT_RE.match(sentence):
+            before = []  # "Please tell me, how much for 3 shirts?" glues a frame onto a fragment
         if before and opens and (plain or reg == "terse_us") and (first != "any" or reg == "terse_us"):
             return masked[:a] + rng.choice(before) + decapitalize_first(sentence) + masked[b:]
         after = list(style.get("question_after", []))
@@ -690,7 +781,7 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if first in _YES_NO_WORDS and not re.search(r",? or\b", sentence) and not joined_wh:
             # never "X, or Y? Please confirm." nor "Is it X, and who do I ask? Kindly confirm."
             after += style.get("question_after_yes_no", [])
-        after = [s for s in after if not _said_already(masked, s)] or after
+        after = _no_second_please([s for s in after if not _said_already(masked, s)] or after, masked)
         if after and not plain:
             # at the end of the message, after what the question leans on ("Why is my mailbox
             # full? I only have 2 GB. I would be grateful if you could let me know."), before
@@ -843,18 +934,42 @@ _JOINED_RE = re.compile(
 sentence it is joined to."""
 
 
+@functools.lru_cache(maxsize=1)
+def _proper_words() -> frozenset[str]:
+    """Words written with a capital in a sentence (weekdays, months, languages)."""
+    return frozenset(_data()["proper_words"])
+
+
+def _lower_proper_value(ctx: TaskContext, masked: str) -> bool:
+    """Whether a protected value of ``masked`` holds a weekday, month or language in lower
+    case ("by monday"): the value's case may not change, so the text is not written out in
+    capitalised sentences around it ("Could you do it by monday?")."""
+    proper = _proper_words()
+    for m in re.finditer(r"\ue000[^\ue001]*\ue001", masked):
+        if any(w in proper for w in re.findall(r"(?<![A-Za-z])[a-z]+", ctx.unmask(m.group()))):
+            return True
+    return False
+
+
 def full_sentences(masked: str) -> str:
     """A lower-case, unpunctuated text message written out as full sentences: the subject
     put back ("need a van" -> "I need a van"), "i" and bare contractions fixed ("cant" ->
     "can't"), a run-on cut where a new clause asks or states ("... in madrid. Can I appeal
-    it?", "... this month. Why?"), capitals and final punctuation ("?" on questions).
-    Protected values keep their case."""
+    it?", "... this month. Why?"), capitals and final punctuation ("?" on questions),
+    weekdays, months and languages capitalised ("by friday" -> "by Friday"). Protected values
+    keep their case."""
     text = re.sub(
         r"(?<![\w'])([a-z]+)(?![\w'])",
         lambda m: _BARE_CONTRACTIONS.get(m.group(1), m.group(1)),
         masked,
     )
     text = re.sub(r"(?<![\w'])i(?=$|[\s'])", "I", text)
+    proper = _proper_words()
+    text = re.sub(
+        r"(?<![\w'])[a-z]+(?![\w'])",
+        lambda m: m.group().capitalize() if m.group() in proper else m.group(),
+        text,
+    )
     greeting = re.match(r"(?:hi|hey|hello)(?: there)?\b,?\s*", text)
     lead = ""
     if greeting:  # "hi can i get ..." -> "Hi, can I get ..."
@@ -1043,7 +1158,7 @@ def _split_wake(masked: str) -> tuple[str, str]:
 
 def _rejoin_wake(wake: str, command: str, original: str) -> str:
     """The reworded ``command`` after its ``wake`` word, its first word lower-cased again when
-    the ``original`` command's was ("Alexa, could you possibly book X?")."""
+    the ``original`` command's was ("Alexa, could you please book X?")."""
     if not wake:
         return command
     first = re.match(r"[A-Za-z]", original[len(wake) :])
@@ -1080,7 +1195,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             # sentences ("need a van for saturday" -> "I need a van for saturday."), then the
             # register's own opener or question (a formal letter never starts in lower case)
             start = full_sentences(source)
-            if _lower_value_opens_sentence(ctx, start):
+            if _lower_value_opens_sentence(ctx, start) or _lower_proper_value(ctx, start):
                 return None  # "noah won't be in today. He's got ..." mixes the two casings
             written = ["full_sentences"]
             style = "written"
