@@ -375,6 +375,8 @@ class Unit:
     moves: a question, a request, a reason or a state read out of order depends on what came
     before it ("Is Sofia available?", "I can't drive a manual.", "I'm free on Thursdays")."""
 
+    openers: list[bool] | None = None
+    """Per clause: it may open the sentence (``_openers``, computed on first use)."""
     questions: bool = False
     """Two questions joined by ", and" ("What do I need to send you, and how long will the
     transfer take?"): they may swap."""
@@ -1545,22 +1547,33 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
     return " ".join(out)
 
 
-def _flat(units: list[Unit], order: Order) -> list[int]:
-    """Canonical segment indices (head, then phrases of each clause) in the new order."""
-    offsets: dict[tuple[int, int], int] = {}
+def _layout(units: list[Unit]) -> dict[tuple[int, int], tuple[int, int]]:
+    """(unit, clause) -> (index of its first canonical segment, number of head segments);
+    (unit, -1) -> the index of the unit's glued sentences. Computed once per prompt, so that
+    each draw's ``_flat`` is one pass over the new order."""
+    layout: dict[tuple[int, int], tuple[int, int]] = {}
     total = 0
     for ui, unit in enumerate(units):
         for ci, clause in enumerate(unit.clauses):
-            offsets[(ui, ci)] = total
-            total += len(clause.parts())
+            nh = len(clause.head_parts())
+            layout[(ui, ci)] = (total, nh)
+            total += nh + len(clause.phrases)
         if unit.after:
-            offsets[(ui, -1)] = total
+            layout[(ui, -1)] = (total, 0)
             total += 1
+    return layout
+
+
+def _flat(
+    units: list[Unit], order: Order, layout: dict[tuple[int, int], tuple[int, int]] | None = None
+) -> list[int]:
+    """Canonical segment indices (head, then phrases of each clause) in the new order
+    (``layout``: ``_layout(units)``, computed here when not given)."""
+    offsets = _layout(units) if layout is None else layout
     out = []
     for u in order.units:
         for ci in order.clauses[u]:
-            base = offsets[(u, ci)]
-            nh = len(units[u].clauses[ci].head_parts())
+            base, nh = offsets[(u, ci)]
             heads = list(range(base, base + nh))
             perm = order.swapped.get((u, ci))
             if perm is not None:  # the pair's noun phrases (after the words before them)
@@ -1568,7 +1581,7 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
             out.extend(heads)
             out.extend(base + nh + p for p in order.phrases[u][ci])
         if units[u].after:
-            out.append(offsets[(u, -1)])
+            out.append(offsets[(u, -1)][0])
     return out
 
 
@@ -1862,18 +1875,34 @@ def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
         return [1, 0]
     tails = list(range(1, n))
     rng.shuffle(tails)
-    head = unit.clauses[0]
-    front = [
-        t
-        for t in tails
-        if _first_word(unit.clauses[t].head) in _FRONTABLE
-        and unit.clauses[t].head[:1].isalpha()
-        and len(_TOKEN_RE.findall(" ".join(unit.clauses[t].parts()))) <= 5
-        # a time opens the sentence only under the same rule as a time phrase
-        and (not (unit.clauses[t].head_timed or any(unit.clauses[t].timed)) or _one_verb_head(head))
-        and rng.random() < 0.3
-    ]
-    return front + [0] + [t for t in tails if t not in front]
+    openers = _openers(unit)
+    front = [t for t in tails if openers[t] and rng.random() < 0.3]
+    chosen = set(front)
+    return front + [0] + [t for t in tails if t not in chosen]
+
+
+def _openers(unit: Unit) -> list[bool]:
+    """Per clause: it may open its sentence (a short clause opening with a preposition, a
+    time only under the rule of a time phrase). Computed once per unit, not per draw, so that
+    the draws stay linear in the number of clauses."""
+    if unit.openers is None:
+        head = unit.clauses[0]
+        head_ok: bool | None = None
+        out = [False]
+        for clause in unit.clauses[1:]:
+            ok = (
+                _first_word(clause.head) in _FRONTABLE
+                and clause.head[:1].isalpha()
+                and len(_TOKEN_RE.findall(" ".join(clause.parts()))) <= 5
+            )
+            # a time opens the sentence only under the same rule as a time phrase
+            if ok and (clause.head_timed or any(clause.timed)):
+                if head_ok is None:
+                    head_ok = _one_verb_head(head)
+                ok = head_ok
+            out.append(ok)
+        unit.openers = out
+    return unit.openers
 
 
 def order_carries_meaning(prompt: str) -> str | None:
@@ -1967,12 +1996,13 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             "fewer than two constraint segments to reorder (one sentence without separable "
             "clauses or modifier phrases)"
         )
-    identity = _flat(units, _identity(units))
+    layout = _layout(units)
+    identity = _flat(units, _identity(units), layout)
     weights = _weights(_segments(units))
     found: dict[tuple[int, ...], tuple[float, int, Order]] = {}
     for k in range(40):
         order = _draw(units, rng, fronting, budgets)
-        flat = _flat(units, order)
+        flat = _flat(units, order, layout)
         if order.fronted:  # the fronted phrase comes first in its unit
             flat = _front(units, order, flat)
         if flat == identity or tuple(flat) in found:
@@ -2020,7 +2050,13 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         # a value that opens a sentence keeps its case ("two chairs arrived ..."): an order
         # that would put it after a full stop in lower case is not well-formed
         starts = len(_LOWER_START_RE.findall(ctx.prompt))
-        ranked = [r for r in ranked if len(_LOWER_START_RE.findall(text_of(r[1][2]))) <= starts]
+        kept = []
+        for r in ranked:  # rendered in rank order, only until the asked one is found
+            if len(_LOWER_START_RE.findall(text_of(r[1][2]))) <= starts:
+                kept.append(r)
+                if len(kept) > index:
+                    break
+        ranked = kept
     if len(ranked) <= index:
         raise SkipGeneration(
             f"only {len(ranked)} other order(s) of the constraint segments found "
