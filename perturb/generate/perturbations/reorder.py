@@ -589,6 +589,8 @@ def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
     if _plain(tokens[0]) not in _TIME_OPENERS or len(tokens) > 4 or not tokens[0][:1].isalpha():
         return False
     rest = tokens[1:] if _plain(tokens[0]) in _TIME_OPENERS - _TIME_WORDS else tokens
+    if _plain(tokens[0]) == "starting" and len(rest) > 1 and _plain(rest[0]) in ("on", "from"):
+        rest = rest[1:]  # "starting on the 1st of June": one opener
     has_time = False
     for t in rest:
         core = t.rstrip(".,!?")
@@ -851,8 +853,22 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
         prev = _plain(tokens[i - 1]) if i > 0 else ""
         return not nxt or nxt.startswith("\ue000") or nxt[:1].isdigit() or prev in _PHRASE_START
     if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
-        # "by Queen", "by card", "starting on 15 January" belong to the word before
+        # "by Queen", "by card" belong to the word before; "starting on the 1st of June" is
+        # one time phrase
         nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
+        # only at the end of an order ("Set up a payment to X starting on 1 June"); "enrol in
+        # the course starting on 15 January" names the course's start
+        if (
+            low == "starting"
+            and _plain(nxt) in ("on", "from")
+            and _plain(tokens[0]) in _IMPERATIVES
+            and 2 < len(tokens) - i <= 5
+        ):
+            after = [t.rstrip(".,!?") for t in tokens[i + 2 :]]
+            timed = [t in timeish or _plain(t) in _TIME_WORDS for t in after]
+            fillers = [_plain(t) in ("the", "next", "this") for t in after]
+            if any(timed) and all(a or b for a, b in zip(timed, fillers, strict=True)):
+                return False
         return not (nxt in timeish or _plain(nxt) in _TIME_WORDS or _plain(nxt) in _TIME_STARTS)
     if low in ("this", "next", "last", "every"):
         if i + 1 >= len(tokens):
@@ -1247,6 +1263,8 @@ def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False
     # a stated subject ("I'm returning the car to Glasgow instead of Edinburgh") leaves no
     # doubt about the verb: two more words are allowed
     longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
+    if clause.phrases and _first_word(clause.phrases[-1]) == "starting":
+        longest += 2  # "Starting on 1 June, set up a monthly payment of €120 to Maria Lopez."
     if len(tokens) > longest or len(clause.phrases) > 2:
         return False
     # a subject and a bare verb do not open with a time ("On Friday, we arrive.", "On 31 March,
@@ -1479,12 +1497,15 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
     E-20931. Can someone check it?" makes "it" the ID)."""
     seen = [False] * (len(units) + 1)
     lowest_unseen = 0
+    # a value statement is no referent: "Where is it? The order number is 88213." still
+    # asks about what the story named, so a statement may move behind a back-reference
+    skip = [u.statement for u in units] + [False]
     for k, u in enumerate(unit_order):
         before = unit_order[k - 1] if k > 0 else -1
         if units[u].refers_back and (lowest_unseen < u or before > u):
             return False
         seen[u] = True
-        while seen[lowest_unseen]:
+        while seen[lowest_unseen] or (skip[lowest_unseen] and lowest_unseen < len(units)):
             lowest_unseen += 1
     return True
 
@@ -1961,8 +1982,13 @@ def _timeish(spans: list[Span]) -> frozenset[str]:
     return frozenset(out)
 
 
-_ORDINAL_DAY_RE = re.compile(r"the\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+of\s+[A-Z][a-z]+)?", re.I)
-"""A day of the month named by its ordinal ("the 2nd", "the 21st of June")."""
+_ORDINAL_DAY_RE = re.compile(
+    r"the\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+of\s+[A-Z][a-z]+)?"
+    r"|(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\s+of\s+(?:January|February|March|April|May|June|July|"
+    r"August|September|October|November|December)",
+    re.I,
+)
+"""A day of the month named by its ordinal ("the 2nd", "the 21st of June", "1st of June")."""
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
