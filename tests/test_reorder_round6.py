@@ -44,7 +44,10 @@ from tests.test_reorder_rules import _all_texts, _task
         (
             "I ordered a birthday cake for my son. My budget is £40. Could it be sent to the school by 11am?",
             {"amount": "£40", "time": "11am"},
-            set(),
+            # round seven: a value statement is no referent, so it may follow the question
+            {
+                "I ordered a birthday cake for my son. Could it be sent to the school by 11am? My budget is £40."
+            },
         ),
         # a possessive stays on its value when the sentence is rebuilt ("Sam's", never "Sam 's")
         (

@@ -76,6 +76,22 @@ from tests.test_reorder_rules import _all_texts, _task
                 "30 samples a week."
             },
         ),
+        # "starting on <day>" that ends an order opens it (the whole arrangement starts then)
+        (
+            "Set up a weekly transfer of $50 to Jo Baker starting on the 3rd of May.",
+            {"amt": "$50", "name": "Jo Baker", "day": "3rd of May"},
+            {"Starting on the 3rd of May, set up a weekly transfer of $50 to Jo Baker."},
+        ),
+        # a value statement is no referent: it may move behind a question that refers back
+        (
+            "I ordered two lamps 3 days ago and they still haven't arrived. The order number is 55120. "
+            "Where are they?",
+            {"n": "two", "t": "3 days ago", "o": "55120"},
+            {
+                "I ordered two lamps 3 days ago and they still haven't arrived. Where are they? The order "
+                "number is 55120."
+            },
+        ),
         # "I have <thing>" is a fact that may move; "I have tried" is not (below)
         (
             "I have the £60 deposit ready. My bike was taken from Park Road this morning. Where can I "
@@ -107,6 +123,11 @@ def test_round_seven_moves(prompt: str, slots: dict[str, str], expected: set[str
         # a clause that leans on earlier text ("same brand") never moves before the order; a
         # wake word is no clause of its own
         ("Siri, refill my vitamin pills, 2 bottles, same brand.", {"n": "2 bottles"}),
+        # "starting on <day>" after a noun in a statement names the noun's start, not the order's
+        (
+            "I'd like to join the pottery class starting on 4 March at the Elm Street studio.",
+            {"day": "4 March", "st": "Elm Street"},
+        ),
         # the second question leans on the first ("it"): they keep their order
         ("I'm renting a van for a week. What size van do I need, and what would it cost per day?", {}),
         # phrases of a subject whose verb follows them ("... went missing") never move

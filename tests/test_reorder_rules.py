@@ -155,12 +155,12 @@ def _all_texts(task: Task, seeds: int = 8) -> set[str]:
                 "Please make sure the seat is a window seat.",
             },
         ),
-        # "The reference is ..." never opens the message: it only moves back, and here the
-        # question that refers back ("it") keeps it in front
+        # "The reference is ..." never opens the message: it only moves back; since round seven
+        # it may pass the question that refers back ("it"): a value statement is no referent
         (
             "I applied for a visa on 2 March. The reference is VX-5521. How long does it take?",
             {"date": "2 March", "ref": "VX-5521"},
-            set(),
+            {"I applied for a visa on 2 March. How long does it take? The reference is VX-5521."},
         ),
         # "from next Monday" is one phrase and may open a request to switch ("to the night
         # shift" is a direction, not a second verb) ...

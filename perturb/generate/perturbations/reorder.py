@@ -375,6 +375,8 @@ class Unit:
     moves: a question, a request, a reason or a state read out of order depends on what came
     before it ("Is Sofia available?", "I can't drive a manual.", "I'm free on Thursdays")."""
 
+    openers: list[bool] | None = None
+    """Per clause: it may open the sentence (``_openers``, computed on first use)."""
     questions: bool = False
     """Two questions joined by ", and" ("What do I need to send you, and how long will the
     transfer take?"): they may swap."""
@@ -587,6 +589,8 @@ def _time_phrase(tokens: list[str], timeish: frozenset[str]) -> bool:
     if _plain(tokens[0]) not in _TIME_OPENERS or len(tokens) > 4 or not tokens[0][:1].isalpha():
         return False
     rest = tokens[1:] if _plain(tokens[0]) in _TIME_OPENERS - _TIME_WORDS else tokens
+    if _plain(tokens[0]) == "starting" and len(rest) > 1 and _plain(rest[0]) in ("on", "from"):
+        rest = rest[1:]  # "starting on the 1st of June": one opener
     has_time = False
     for t in rest:
         core = t.rstrip(".,!?")
@@ -849,8 +853,22 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
         prev = _plain(tokens[i - 1]) if i > 0 else ""
         return not nxt or nxt.startswith("\ue000") or nxt[:1].isdigit() or prev in _PHRASE_START
     if low in ("by", "starting"):  # "by Thursday", "starting next month" state a time;
-        # "by Queen", "by card", "starting on 15 January" belong to the word before
+        # "by Queen", "by card" belong to the word before; "starting on the 1st of June" is
+        # one time phrase
         nxt = tokens[i + 1].rstrip(".,!?") if i + 1 < len(tokens) else ""
+        # only at the end of an order ("Set up a payment to X starting on 1 June"); "enrol in
+        # the course starting on 15 January" names the course's start
+        if (
+            low == "starting"
+            and _plain(nxt) in ("on", "from")
+            and _plain(tokens[0]) in _IMPERATIVES
+            and 2 < len(tokens) - i <= 5
+        ):
+            after = [t.rstrip(".,!?") for t in tokens[i + 2 :]]
+            timed = [t in timeish or _plain(t) in _TIME_WORDS for t in after]
+            fillers = [_plain(t) in ("the", "next", "this") for t in after]
+            if any(timed) and all(a or b for a, b in zip(timed, fillers, strict=True)):
+                return False
         return not (nxt in timeish or _plain(nxt) in _TIME_WORDS or _plain(nxt) in _TIME_STARTS)
     if low in ("this", "next", "last", "every"):
         if i + 1 >= len(tokens):
@@ -1245,6 +1263,8 @@ def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False
     # a stated subject ("I'm returning the car to Glasgow instead of Edinburgh") leaves no
     # doubt about the verb: two more words are allowed
     longest = 9 if tokens and _plain(tokens[0]) in _SUBJECTS else 7
+    if clause.phrases and _first_word(clause.phrases[-1]) == "starting":
+        longest += 2  # "Starting on 1 June, set up a monthly payment of €120 to Maria Lopez."
     if len(tokens) > longest or len(clause.phrases) > 2:
         return False
     # a subject and a bare verb do not open with a time ("On Friday, we arrive.", "On 31 March,
@@ -1477,12 +1497,15 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
     E-20931. Can someone check it?" makes "it" the ID)."""
     seen = [False] * (len(units) + 1)
     lowest_unseen = 0
+    # a value statement is no referent: "Where is it? The order number is 88213." still
+    # asks about what the story named, so a statement may move behind a back-reference
+    skip = [u.statement for u in units] + [False]
     for k, u in enumerate(unit_order):
         before = unit_order[k - 1] if k > 0 else -1
         if units[u].refers_back and (lowest_unseen < u or before > u):
             return False
         seen[u] = True
-        while seen[lowest_unseen]:
+        while seen[lowest_unseen] or (skip[lowest_unseen] and lowest_unseen < len(units)):
             lowest_unseen += 1
     return True
 
@@ -1545,22 +1568,33 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
     return " ".join(out)
 
 
-def _flat(units: list[Unit], order: Order) -> list[int]:
-    """Canonical segment indices (head, then phrases of each clause) in the new order."""
-    offsets: dict[tuple[int, int], int] = {}
+def _layout(units: list[Unit]) -> dict[tuple[int, int], tuple[int, int]]:
+    """(unit, clause) -> (index of its first canonical segment, number of head segments);
+    (unit, -1) -> the index of the unit's glued sentences. Computed once per prompt, so that
+    each draw's ``_flat`` is one pass over the new order."""
+    layout: dict[tuple[int, int], tuple[int, int]] = {}
     total = 0
     for ui, unit in enumerate(units):
         for ci, clause in enumerate(unit.clauses):
-            offsets[(ui, ci)] = total
-            total += len(clause.parts())
+            nh = len(clause.head_parts())
+            layout[(ui, ci)] = (total, nh)
+            total += nh + len(clause.phrases)
         if unit.after:
-            offsets[(ui, -1)] = total
+            layout[(ui, -1)] = (total, 0)
             total += 1
+    return layout
+
+
+def _flat(
+    units: list[Unit], order: Order, layout: dict[tuple[int, int], tuple[int, int]] | None = None
+) -> list[int]:
+    """Canonical segment indices (head, then phrases of each clause) in the new order
+    (``layout``: ``_layout(units)``, computed here when not given)."""
+    offsets = _layout(units) if layout is None else layout
     out = []
     for u in order.units:
         for ci in order.clauses[u]:
-            base = offsets[(u, ci)]
-            nh = len(units[u].clauses[ci].head_parts())
+            base, nh = offsets[(u, ci)]
             heads = list(range(base, base + nh))
             perm = order.swapped.get((u, ci))
             if perm is not None:  # the pair's noun phrases (after the words before them)
@@ -1568,7 +1602,7 @@ def _flat(units: list[Unit], order: Order) -> list[int]:
             out.extend(heads)
             out.extend(base + nh + p for p in order.phrases[u][ci])
         if units[u].after:
-            out.append(offsets[(u, -1)])
+            out.append(offsets[(u, -1)][0])
     return out
 
 
@@ -1862,18 +1896,34 @@ def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
         return [1, 0]
     tails = list(range(1, n))
     rng.shuffle(tails)
-    head = unit.clauses[0]
-    front = [
-        t
-        for t in tails
-        if _first_word(unit.clauses[t].head) in _FRONTABLE
-        and unit.clauses[t].head[:1].isalpha()
-        and len(_TOKEN_RE.findall(" ".join(unit.clauses[t].parts()))) <= 5
-        # a time opens the sentence only under the same rule as a time phrase
-        and (not (unit.clauses[t].head_timed or any(unit.clauses[t].timed)) or _one_verb_head(head))
-        and rng.random() < 0.3
-    ]
-    return front + [0] + [t for t in tails if t not in front]
+    openers = _openers(unit)
+    front = [t for t in tails if openers[t] and rng.random() < 0.3]
+    chosen = set(front)
+    return front + [0] + [t for t in tails if t not in chosen]
+
+
+def _openers(unit: Unit) -> list[bool]:
+    """Per clause: it may open its sentence (a short clause opening with a preposition, a
+    time only under the rule of a time phrase). Computed once per unit, not per draw, so that
+    the draws stay linear in the number of clauses."""
+    if unit.openers is None:
+        head = unit.clauses[0]
+        head_ok: bool | None = None
+        out = [False]
+        for clause in unit.clauses[1:]:
+            ok = (
+                _first_word(clause.head) in _FRONTABLE
+                and clause.head[:1].isalpha()
+                and len(_TOKEN_RE.findall(" ".join(clause.parts()))) <= 5
+            )
+            # a time opens the sentence only under the same rule as a time phrase
+            if ok and (clause.head_timed or any(clause.timed)):
+                if head_ok is None:
+                    head_ok = _one_verb_head(head)
+                ok = head_ok
+            out.append(ok)
+        unit.openers = out
+    return unit.openers
 
 
 def order_carries_meaning(prompt: str) -> str | None:
@@ -1932,8 +1982,13 @@ def _timeish(spans: list[Span]) -> frozenset[str]:
     return frozenset(out)
 
 
-_ORDINAL_DAY_RE = re.compile(r"the\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+of\s+[A-Z][a-z]+)?", re.I)
-"""A day of the month named by its ordinal ("the 2nd", "the 21st of June")."""
+_ORDINAL_DAY_RE = re.compile(
+    r"the\s+(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)(?:\s+of\s+[A-Z][a-z]+)?"
+    r"|(?:[1-9]|[12]\d|3[01])(?:st|nd|rd|th)\s+of\s+(?:January|February|March|April|May|June|July|"
+    r"August|September|October|November|December)",
+    re.I,
+)
+"""A day of the month named by its ordinal ("the 2nd", "the 21st of June", "1st of June")."""
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
@@ -1967,12 +2022,13 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             "fewer than two constraint segments to reorder (one sentence without separable "
             "clauses or modifier phrases)"
         )
-    identity = _flat(units, _identity(units))
+    layout = _layout(units)
+    identity = _flat(units, _identity(units), layout)
     weights = _weights(_segments(units))
     found: dict[tuple[int, ...], tuple[float, int, Order]] = {}
     for k in range(40):
         order = _draw(units, rng, fronting, budgets)
-        flat = _flat(units, order)
+        flat = _flat(units, order, layout)
         if order.fronted:  # the fronted phrase comes first in its unit
             flat = _front(units, order, flat)
         if flat == identity or tuple(flat) in found:
@@ -2020,7 +2076,13 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         # a value that opens a sentence keeps its case ("two chairs arrived ..."): an order
         # that would put it after a full stop in lower case is not well-formed
         starts = len(_LOWER_START_RE.findall(ctx.prompt))
-        ranked = [r for r in ranked if len(_LOWER_START_RE.findall(text_of(r[1][2]))) <= starts]
+        kept = []
+        for r in ranked:  # rendered in rank order, only until the asked one is found
+            if len(_LOWER_START_RE.findall(text_of(r[1][2]))) <= starts:
+                kept.append(r)
+                if len(kept) > index:
+                    break
+        ranked = kept
     if len(ranked) <= index:
         raise SkipGeneration(
             f"only {len(ranked)} other order(s) of the constraint segments found "
