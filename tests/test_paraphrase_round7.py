@@ -178,3 +178,9 @@ def test_a_long_run_of_questions_is_paraphrased_in_linear_time() -> None:
     seconds(20)  # warm caches
     small, large = seconds(200), seconds(1600)
     assert large < 8 * small * 2.5, (small, large)
+
+
+def test_clipped_asks_and_able_rewrites_refuse_words_that_are_not_their_verb_or_already_ask() -> None:
+    assert variants("i need to know how much") == []
+    assert variants("Can you guys check my order?") == []
+    assert variants("Could we maybe start later?") == []

@@ -930,7 +930,7 @@ def _possible_ops(masked: str, start: int, end: int, rng: random.Random) -> list
     if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
         return []
     verb = m.group("verb")
-    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in ("please", "just", "also", "still"):
+    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in _NOT_A_VERB or verb.endswith("ly"):
         return []
     if m.group("subj") == "I" and verb in ("get", "have"):
         return []  # "Can I get a X" asks for the thing: the framing rules reword it
@@ -969,8 +969,10 @@ def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]
     if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
         return []
     verb = m.group("verb")
-    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in ("tell", "help", "please", "just", "also"):
+    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in _NOT_A_VERB or verb in ("tell", "help"):
         return []
+    if verb.endswith("ly"):
+        return []  # an adverb ("Can you possibly ...")
     leads: tuple[str, ...] = _ABLE_LEADS["lower" if lower else "written"]
     if not lower and (m.start() > 0 or _asks_for_action(verb, m.group("rest"))):
         # "Are you able to" asks about ability: not for a request ("Can you chase it?") nor
@@ -982,6 +984,18 @@ def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]
     a = start + m.start()
     return [("question:able", [(a, a + len(m.group("aux")) + len(" you ") + len(verb), lead + verb)])]
 
+
+_ASKS_ALREADY = frozenset(
+    "know tell ask asking wonder wondering wondered out see check me us exactly and or is was".split()
+)
+"""Words before a clipped ask that make it part of a longer question ("tell me how much")."""
+
+_NOT_A_VERB = frozenset(
+    "guys all both still maybe just really even actually kindly possibly perhaps also please not ever "
+    "then now already definitely".split()
+)
+"""Words that may follow "Can you"/"Could we" without being its verb ("Can you guys ...",
+"Could we maybe ...")."""
 
 _WH_WORDS = frozenset("how what when where why who which whether if and or".split())
 
@@ -1004,6 +1018,8 @@ def _lower_ask_ops(masked: str, start: int, end: int, rng: random.Random) -> lis
     sentence = masked[start:end]
     for rx, targets in _LOWER_ASK_RULES:
         m = rx.search(sentence)
+        if m and sentence[: m.start()].split()[-1:] and sentence[: m.start()].split()[-1] in _ASKS_ALREADY:
+            return []  # "i need to know how much" is asked already: never "know how much would it cost"
         if m:
             a = start + m.start()
             return [("question:ask", [(a, start + m.end(), rng.choice(targets))])]
