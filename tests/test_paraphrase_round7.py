@@ -184,3 +184,16 @@ def test_clipped_asks_and_able_rewrites_refuse_words_that_are_not_their_verb_or_
     assert variants("i need to know how much") == []
     assert variants("Can you guys check my order?") == []
     assert variants("Could we maybe start later?") == []
+
+
+def test_a_lower_case_can_you_without_question_mark_is_still_a_polite_question() -> None:
+    got = variants("hi can you check if my parcel has shipped")
+    assert got and not any(re.match(r"(?:hi|hello) check\b", t) for t in got), got
+    assert variants("can you tell me how much it costs") == []
+
+
+def test_me_before_a_time_is_no_object_so_an_appointment_question_stays_a_question() -> None:
+    assert variants("Can you see me this afternoon?") == [
+        "Are you able to see me this afternoon?",
+        "Would you be able to see me this afternoon?",
+    ]

@@ -198,7 +198,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # "Return order X, the shoes are too small.": the part after the comma may be a clause
         # of its own, and a "?" at the end would ask it; only framings that keep the "." stay
         choices = [p for p in choices if not _is_question(p)]
-    if _is_question(prefix) and sentence.endswith("?"):
+    if _is_question(prefix):  # "?" or not: "hi can you check …" asks as much as "Can you check …?"
         if not _asks_for_action(nxt, rest[m.end() :]):
             # "Can you cater for coeliacs?" asks what the helper can do: never "Cater for coeliacs."
             choices = [p for p in choices if _is_question(p)]
@@ -235,8 +235,13 @@ def _names_record(word: str, after: str) -> bool:
 
 
 _OBJECT_START_RE = re.compile(
-    r"\s+(?:(?:me|us)\s+)?(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000)", re.I
+    r"\s+(?:(?:me|us)\s+(?:the|a|an|my|our|your|these|those|it|them|one|two|three|\ue000)"
+    r"|(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000))",
+    re.I,
 )
+"""What opens the object of a request: a determiner, a pronoun or a value, after "me"/"us"
+too ("send me the form"); "me this afternoon" is a time, not an object ("Can you see me this
+afternoon?" asks for an appointment, never "Please see me this afternoon.")."""
 
 
 def _asks_for_action(verb: str, after: str) -> bool:
