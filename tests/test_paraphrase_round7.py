@@ -197,3 +197,7 @@ def test_me_before_a_time_is_no_object_so_an_appointment_question_stays_a_questi
         "Are you able to see me this afternoon?",
         "Would you be able to see me this afternoon?",
     ]
+
+
+def test_a_request_with_a_second_question_joined_on_stays_a_question() -> None:
+    assert variants("Can you fix the tap today or do I need to call someone else?") == []

@@ -205,6 +205,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # a polite question never becomes a bare or a demanding order ("Can you push it to
         # Friday?" is never "Push it to Friday." nor "I want you to push it to Friday.")
         choices = [p for p in choices if p.lower() not in _BLUNT]
+        if _OR_ASK_RE.search(rest) or _SECOND_ASK_RE.search(rest):
+            # "Can you fix it today or do I need to call someone else?": a second question
+            # joined on keeps the first a question ("Please fix it today or do I need to …" is
+            # no sentence)
+            choices = [p for p in choices if _is_question(p)]
     if not choices:
         return []
     picks = [rng.choice(choices)]
