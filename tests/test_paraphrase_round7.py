@@ -201,3 +201,19 @@ def test_me_before_a_time_is_no_object_so_an_appointment_question_stays_a_questi
 
 def test_a_request_with_a_second_question_joined_on_stays_a_question() -> None:
     assert variants("Can you fix the tap today or do I need to call someone else?") == []
+
+
+def test_clipped_how_much_to_what_is_going_on_and_a_wish_for_it_done() -> None:
+    assert variants("How much to replace a phone screen?") == [
+        "How much would it cost to replace a phone screen?",
+        "What would it cost to replace a phone screen?",
+    ]
+    got = variants("I dropped my laptop off a fortnight ago. What's going on?")
+    assert got and all(t.endswith(("what's going on?", "what's going on.")) for t in got), got
+    assert variants("What's going on?") == []  # nothing before it to be asked about
+    assert variants("My coat came back stained. I'd like it cleaned again please.") == [
+        "My coat came back stained. Can I get it cleaned again please?",
+        "My coat came back stained. Could I get it cleaned again please?",
+        "My coat came back stained. Could I have it cleaned again please?",
+    ]
+    assert variants("I'd like it fixed before I go away.") == []  # a second subject after it

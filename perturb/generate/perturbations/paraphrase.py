@@ -1018,6 +1018,46 @@ _LOWER_ASK_RULES = (
 """Clipped price and time asks of a lower-case run-on, asked in full."""
 
 
+_HOW_MUCH_TO_RE = re.compile(r"(?<![\w'])([Hh])ow much to (?=[a-z]+ [^?]*\?$)")
+"""A clipped price question before a verb ("How much to translate a letter?")."""
+_GOING_ON_RE = re.compile(
+    r"(?P<what>What's|What is) (?P<rest>going on|happening)(?P<tail>(?: with [^?,;]+)?)\?$"
+)
+"""A closing "What's going on?" after a complaint."""
+_LIKE_IT_DONE_RE = re.compile(
+    r"(?P<lead>I'd like|I would like|I want) (?P<obj>it|them) "
+    r"(?P<pp>[a-z]+(?:ed|en))\b(?P<rest>[^?!]*?)[.!]?$"
+)
+"""A wish for something to be done to a thing already named ("I'd like it rewashed")."""
+_DONE_LEADS = ("Could I have ", "Can I get ", "Could I get ")
+
+
+def _clipped_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """Three more ways to ask the same thing: "How much to translate a letter?" -> "What would
+    it cost to translate a letter?" (after a wake word too); "What's going on?" after a
+    complaint -> "Could you tell me what's going on?"; "I'd like it rewashed at no charge." ->
+    "Could I have it rewashed at no charge?" (never with a second subject after it)."""
+    sentence = masked[start:end]
+    m = _HOW_MUCH_TO_RE.search(sentence)
+    if m and (m.start() == 0 or _GREETING_RE.match(sentence[: m.start()] + " ")):
+        new = rng.choice(("hat would it cost to ", "ow much would it cost to "))
+        first = ("w" if m.group(1) == "h" else "W") if new[0] == "h" else m.group(1)
+        a = start + m.start()
+        return [("question:direct", [(a, a + len(m.group()), first + new)])]
+    m = _GOING_ON_RE.match(sentence)
+    if m and start > 0:
+        lead, stop = rng.choice(_ASK_LEADS)
+        clause = f"what's {m.group('rest')}{m.group('tail')}"
+        return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
+    m = _LIKE_IT_DONE_RE.match(sentence)
+    if m and not _lower_style(masked) and not _NEW_CLAUSE_RE.search(m.group("rest")):
+        rest = m.group("rest").rstrip()
+        rest = rest[:-1] if rest.endswith(",") else rest
+        new = f"{rng.choice(_DONE_LEADS)}{m.group('obj')} {m.group('pp')}{rest}?"
+        return [("framing:mood", [(start, end, new)])]
+    return []
+
+
 def _lower_ask_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
     """A lower-case run-on's clipped ask put in full: "how much for 3 shirts ..." -> "what do
     you charge for 3 shirts ...", "... need treatment asap how much" -> "... how much would it
@@ -1211,6 +1251,7 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_possible_ops(masked, a, b, rng))
         ops.extend(_able_ops(masked, a, b, rng))
         ops.extend(_lower_ask_ops(masked, a, b, rng))
+        ops.extend(_clipped_question_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
     rules = _phrase_rules()
     if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
