@@ -217,3 +217,8 @@ def test_clipped_how_much_to_what_is_going_on_and_a_wish_for_it_done() -> None:
         "My coat came back stained. Could I have it cleaned again please?",
     ]
     assert variants("I'd like it fixed before I go away.") == []  # a second subject after it
+
+
+def test_how_long_will_x_take_to_keeps_its_verb_out_of_the_subject() -> None:
+    got = variants("How long will my parcel take to arrive?")
+    assert got and all("how long my parcel will take to arrive" in t for t in got), got

@@ -528,7 +528,9 @@ def question_ops(
             ops.append(("question:to", [(start, end, new)]))
     body = masked[start:body_end]
     m = _WH_BE_RE.match(body) or _WH_WILL_RE.match(body) or _WH_DO_RE.match(body)
-    if m and not ops and not _has_verbish(m.group("np")):
+    # a subject never ends in "to": "How long will my order take to arrive" has its verb
+    # ("take") inside what the pattern took for the subject
+    if m and not ops and not _has_verbish(m.group("np")) and not m.group("np").endswith(" to"):
         wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
         wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
         if aux.lower() in ("is", "are", "was", "were"):
