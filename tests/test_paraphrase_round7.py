@@ -178,3 +178,47 @@ def test_a_long_run_of_questions_is_paraphrased_in_linear_time() -> None:
     seconds(20)  # warm caches
     small, large = seconds(200), seconds(1600)
     assert large < 8 * small * 2.5, (small, large)
+
+
+def test_clipped_asks_and_able_rewrites_refuse_words_that_are_not_their_verb_or_already_ask() -> None:
+    assert variants("i need to know how much") == []
+    assert variants("Can you guys check my order?") == []
+    assert variants("Could we maybe start later?") == []
+
+
+def test_a_lower_case_can_you_without_question_mark_is_still_a_polite_question() -> None:
+    got = variants("hi can you check if my parcel has shipped")
+    assert got and not any(re.match(r"(?:hi|hello) check\b", t) for t in got), got
+    assert variants("can you tell me how much it costs") == []
+
+
+def test_me_before_a_time_is_no_object_so_an_appointment_question_stays_a_question() -> None:
+    assert variants("Can you see me this afternoon?") == [
+        "Are you able to see me this afternoon?",
+        "Would you be able to see me this afternoon?",
+    ]
+
+
+def test_a_request_with_a_second_question_joined_on_stays_a_question() -> None:
+    assert variants("Can you fix the tap today or do I need to call someone else?") == []
+
+
+def test_clipped_how_much_to_what_is_going_on_and_a_wish_for_it_done() -> None:
+    assert variants("How much to replace a phone screen?") == [
+        "How much would it cost to replace a phone screen?",
+        "What would it cost to replace a phone screen?",
+    ]
+    got = variants("I dropped my laptop off a fortnight ago. What's going on?")
+    assert got and all(t.endswith(("what's going on?", "what's going on.")) for t in got), got
+    assert variants("What's going on?") == []  # nothing before it to be asked about
+    assert variants("My coat came back stained. I'd like it cleaned again please.") == [
+        "My coat came back stained. Can I get it cleaned again please?",
+        "My coat came back stained. Could I get it cleaned again please?",
+        "My coat came back stained. Could I have it cleaned again please?",
+    ]
+    assert variants("I'd like it fixed before I go away.") == []  # a second subject after it
+
+
+def test_how_long_will_x_take_to_keeps_its_verb_out_of_the_subject() -> None:
+    got = variants("How long will my parcel take to arrive?")
+    assert got and all("how long my parcel will take to arrive" in t for t in got), got

@@ -198,13 +198,18 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # "Return order X, the shoes are too small.": the part after the comma may be a clause
         # of its own, and a "?" at the end would ask it; only framings that keep the "." stay
         choices = [p for p in choices if not _is_question(p)]
-    if _is_question(prefix) and sentence.endswith("?"):
+    if _is_question(prefix):  # "?" or not: "hi can you check …" asks as much as "Can you check …?"
         if not _asks_for_action(nxt, rest[m.end() :]):
             # "Can you cater for coeliacs?" asks what the helper can do: never "Cater for coeliacs."
             choices = [p for p in choices if _is_question(p)]
         # a polite question never becomes a bare or a demanding order ("Can you push it to
         # Friday?" is never "Push it to Friday." nor "I want you to push it to Friday.")
         choices = [p for p in choices if p.lower() not in _BLUNT]
+        if _OR_ASK_RE.search(rest) or _SECOND_ASK_RE.search(rest):
+            # "Can you fix it today or do I need to call someone else?": a second question
+            # joined on keeps the first a question ("Please fix it today or do I need to …" is
+            # no sentence)
+            choices = [p for p in choices if _is_question(p)]
     if not choices:
         return []
     picks = [rng.choice(choices)]
@@ -235,8 +240,13 @@ def _names_record(word: str, after: str) -> bool:
 
 
 _OBJECT_START_RE = re.compile(
-    r"\s+(?:(?:me|us)\s+)?(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000)", re.I
+    r"\s+(?:(?:me|us)\s+(?:the|a|an|my|our|your|these|those|it|them|one|two|three|\ue000)"
+    r"|(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000))",
+    re.I,
 )
+"""What opens the object of a request: a determiner, a pronoun or a value, after "me"/"us"
+too ("send me the form"); "me this afternoon" is a time, not an object ("Can you see me this
+afternoon?" asks for an appointment, never "Please see me this afternoon.")."""
 
 
 def _asks_for_action(verb: str, after: str) -> bool:
@@ -518,7 +528,9 @@ def question_ops(
             ops.append(("question:to", [(start, end, new)]))
     body = masked[start:body_end]
     m = _WH_BE_RE.match(body) or _WH_WILL_RE.match(body) or _WH_DO_RE.match(body)
-    if m and not ops and not _has_verbish(m.group("np")):
+    # a subject never ends in "to": "How long will my order take to arrive" has its verb
+    # ("take") inside what the pattern took for the subject
+    if m and not ops and not _has_verbish(m.group("np")) and not m.group("np").endswith(" to"):
         wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
         wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
         if aux.lower() in ("is", "are", "was", "were"):
@@ -930,7 +942,7 @@ def _possible_ops(masked: str, start: int, end: int, rng: random.Random) -> list
     if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
         return []
     verb = m.group("verb")
-    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in ("please", "just", "also", "still"):
+    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in _NOT_A_VERB or verb.endswith("ly"):
         return []
     if m.group("subj") == "I" and verb in ("get", "have"):
         return []  # "Can I get a X" asks for the thing: the framing rules reword it
@@ -969,8 +981,10 @@ def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]
     if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
         return []
     verb = m.group("verb")
-    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in ("tell", "help", "please", "just", "also"):
+    if verb in _VERBISH or verb in _data()["not_verbs"] or verb in _NOT_A_VERB or verb in ("tell", "help"):
         return []
+    if verb.endswith("ly"):
+        return []  # an adverb ("Can you possibly ...")
     leads: tuple[str, ...] = _ABLE_LEADS["lower" if lower else "written"]
     if not lower and (m.start() > 0 or _asks_for_action(verb, m.group("rest"))):
         # "Are you able to" asks about ability: not for a request ("Can you chase it?") nor
@@ -983,6 +997,18 @@ def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]
     return [("question:able", [(a, a + len(m.group("aux")) + len(" you ") + len(verb), lead + verb)])]
 
 
+_ASKS_ALREADY = frozenset(
+    "know tell ask asking wonder wondering wondered out see check me us exactly and or is was".split()
+)
+"""Words before a clipped ask that make it part of a longer question ("tell me how much")."""
+
+_NOT_A_VERB = frozenset(
+    "guys all both still maybe just really even actually kindly possibly perhaps also please not ever "
+    "then now already definitely".split()
+)
+"""Words that may follow "Can you"/"Could we" without being its verb ("Can you guys ...",
+"Could we maybe ...")."""
+
 _WH_WORDS = frozenset("how what when where why who which whether if and or".split())
 
 _LOWER_ASK_RULES = (
@@ -992,6 +1018,46 @@ _LOWER_ASK_RULES = (
     (re.compile(r"(?<=\s)what(?:'s|s| is) the price$"), ("how much would it cost", "what would it cost")),
 )
 """Clipped price and time asks of a lower-case run-on, asked in full."""
+
+
+_HOW_MUCH_TO_RE = re.compile(r"(?<![\w'])([Hh])ow much to (?=[a-z]+ [^?]*\?$)")
+"""A clipped price question before a verb ("How much to translate a letter?")."""
+_GOING_ON_RE = re.compile(
+    r"(?P<what>What's|What is) (?P<rest>going on|happening)(?P<tail>(?: with [^?,;]+)?)\?$"
+)
+"""A closing "What's going on?" after a complaint."""
+_LIKE_IT_DONE_RE = re.compile(
+    r"(?P<lead>I'd like|I would like|I want) (?P<obj>it|them) "
+    r"(?P<pp>[a-z]+(?:ed|en))\b(?P<rest>[^?!]*?)[.!]?$"
+)
+"""A wish for something to be done to a thing already named ("I'd like it rewashed")."""
+_DONE_LEADS = ("Could I have ", "Can I get ", "Could I get ")
+
+
+def _clipped_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """Three more ways to ask the same thing: "How much to translate a letter?" -> "What would
+    it cost to translate a letter?" (after a wake word too); "What's going on?" after a
+    complaint -> "Could you tell me what's going on?"; "I'd like it rewashed at no charge." ->
+    "Could I have it rewashed at no charge?" (never with a second subject after it)."""
+    sentence = masked[start:end]
+    m = _HOW_MUCH_TO_RE.search(sentence)
+    if m and (m.start() == 0 or _GREETING_RE.match(sentence[: m.start()] + " ")):
+        new = rng.choice(("hat would it cost to ", "ow much would it cost to "))
+        first = ("w" if m.group(1) == "h" else "W") if new[0] == "h" else m.group(1)
+        a = start + m.start()
+        return [("question:direct", [(a, a + len(m.group()), first + new)])]
+    m = _GOING_ON_RE.match(sentence)
+    if m and start > 0:
+        lead, stop = rng.choice(_ASK_LEADS)
+        clause = f"what's {m.group('rest')}{m.group('tail')}"
+        return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
+    m = _LIKE_IT_DONE_RE.match(sentence)
+    if m and not _lower_style(masked) and not _NEW_CLAUSE_RE.search(m.group("rest")):
+        rest = m.group("rest").rstrip()
+        rest = rest[:-1] if rest.endswith(",") else rest
+        new = f"{rng.choice(_DONE_LEADS)}{m.group('obj')} {m.group('pp')}{rest}?"
+        return [("framing:mood", [(start, end, new)])]
+    return []
 
 
 def _lower_ask_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
@@ -1004,6 +1070,8 @@ def _lower_ask_ops(masked: str, start: int, end: int, rng: random.Random) -> lis
     sentence = masked[start:end]
     for rx, targets in _LOWER_ASK_RULES:
         m = rx.search(sentence)
+        if m and sentence[: m.start()].split()[-1:] and sentence[: m.start()].split()[-1] in _ASKS_ALREADY:
+            return []  # "i need to know how much" is asked already: never "know how much would it cost"
         if m:
             a = start + m.start()
             return [("question:ask", [(a, start + m.end(), rng.choice(targets))])]
@@ -1185,6 +1253,7 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_possible_ops(masked, a, b, rng))
         ops.extend(_able_ops(masked, a, b, rng))
         ops.extend(_lower_ask_ops(masked, a, b, rng))
+        ops.extend(_clipped_question_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
     rules = _phrase_rules()
     if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
