@@ -16,7 +16,8 @@ is refused rather than given a misfit:
   lead-in ("Okay, before I forget,"). No background given as the reason ("The dog's finally
   settled, so book ...": a non-sequitur).
 * ``question`` (one typed sentence ending in "?"): a ``greeting`` running into it ("Hi, do
-  you ...?") and/or a ``polite`` sentence before it, a short ``thanks`` after it; never a
+  you ...?") and/or a ``question_polite`` sentence before it ("Hope you can help.", no
+  "Sorry to be a pain." for a simple question), a short ``thanks`` after it; never a
   spoken filler ("Um, do you ...?" reads as speech on a typed question).
   ``opening_question``/``closing_question`` ("I couldn't find the answer on your website.")
   only with such a question that asks for information — not a "Can you ...?" request, not a
@@ -144,6 +145,7 @@ def _content(text: str) -> set[str]:
 
 POOL_KEYS = (
     "polite",
+    "question_polite",
     "opening",
     "opening_question",
     "closing",
@@ -338,7 +340,7 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     if kind == "question":
         greeted = any(r.match(masked) for r in (_GREETING_RE, BACKREF_RE, _FOLLOW_UP_RE))
         info = not greeted and not _REQUEST_QUESTION_RE.match(masked)
-        before = _allowed("polite", banned) + (_allowed("opening_question", banned) if info else ())
+        before = _allowed("question_polite", banned) + (_allowed("opening_question", banned) if info else ())
         after = _allowed("closing_question", banned) if info else ()
         return [
             _Group("greeting", () if greeted else _greetings(masked, banned), 1),
