@@ -1222,6 +1222,10 @@ def test_distractor_fits_the_kind_of_message() -> None:
     signed = _task("I need to move my booking to Friday. Can you help? Kind regards.")
     for seed in range(20):
         assert gen(signed, "distractor", 1.0, seed).text.endswith("Can you help? Kind regards."), seed
+    # a message of bare orders asks nothing to explain: no "Happy to explain more." after it
+    lock = _task("Lock the front door and arm the alarm. I'm leaving for the airport now.")
+    for seed in range(30):
+        assert "closing" not in {i["place"] for i in gen(lock, "distractor", 1.0, seed).details["inserted"]}
     # "I hope that makes sense." only after three or more sentences of explanation
     explained = set(load_data("distractors")["closing_explained"])
     short = _task("My refund hasn't arrived. Any news?")

@@ -29,16 +29,16 @@ is refused rather than given a misfit:
   where there is nothing to help with.
 * ``written`` (the rest): a ``greeting`` ("Hi,", only when the first word is a function word:
   not before a bare order or a name), one ``polite`` sentence ("Sorry to bother you.") and up
-  to two ``opening`` sentences (how they came to write: "I tried the app but couldn't work it
-  out.") before its first sentence — after a greeting sentence ("Hi there."), never when the
-  first sentence opens with a greeting ("Hello, I was charged …") or continues a conversation
-  ("Actually, ...", "Thanks for the quick reply. ...", "Following up ..."); then, only after two
-  or more sentences, one ``closing`` (an offer or a hedge: "Happy to give more details if
-  needed."; ``closing_explained``, "I hope that makes sense.", only after three or more), and at
-  most one ``thanks`` (only when it ends in punctuation; no thanks when the message already
-  thanks, nothing at all after a closing thanks or sign-off). Nothing is ever inserted between
-  two of the user's sentences, so nothing splits a request from its reason or a sentence that
-  refers back.
+  to two ``opening`` sentences (how they came to write: "I'd rather sort this out by message
+  than wait on hold.") before its first sentence — after a greeting sentence ("Hi there."),
+  never when the first sentence opens with a greeting ("Hello, I was charged …") or continues a
+  conversation ("Actually, ...", "Thanks for the quick reply. ...", "Following up ..."); then,
+  only after two or more sentences that are not all bare orders, one ``closing`` (an offer or a
+  hedge: "Happy to give more details if needed."; ``closing_explained``, "I hope that makes
+  sense.", only after three or more), and at most one ``thanks`` (only when it ends in
+  punctuation; no thanks when the message already thanks, nothing at all after a closing thanks
+  or sign-off). Nothing is ever inserted between two of the user's sentences, so nothing splits
+  a request from its reason or a sentence that refers back.
 
 Entries hold no number, date, weekday, month, time, money, email, URL, ID, quoted text, place
 name or stated preference (a test checks every entry with the protected-value detectors); per
@@ -309,6 +309,19 @@ def message_kind(masked: str) -> str:
     return "written"
 
 
+def _orders_only(masked: str) -> bool:
+    """True for a message that opens with a bare order and asks nothing ("Lock the front door
+    and arm the alarm. I'm leaving now."): an offer to explain more has nothing to refer to."""
+    m = re.match(r"\W*(?:please\s+)?([A-Za-z]+)", masked, re.I)
+    return m is not None and m.group(1).lower() in _action_verbs() and "?" not in masked
+
+
+@functools.cache
+def _action_verbs() -> frozenset[str]:
+    """Verbs that open a bare order ("book", "cancel"): the paraphrase class's list."""
+    return frozenset(load_data("paraphrase")["action_verbs"])
+
+
 def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     """The places this kind of message offers, in text order, each with the entries allowed there.
 
@@ -364,7 +377,7 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _SIGN_OFF_RE.search(last)
     closing: tuple[tuple[str, int], ...] = ()
     told = len(spans) - greeted  # "Hi there. Do you deliver?" is one sentence
-    if tail_ok and told > 1:
+    if tail_ok and told > 1 and not _orders_only(masked[body:]):
         closing = _allowed("closing", banned)
     if tail_ok and told >= EXPLAINED:
         closing += _allowed("closing_explained", banned)
