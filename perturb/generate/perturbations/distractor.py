@@ -3,23 +3,42 @@
 A strict reader found random background ("Kettle's boiling.", "I've been reorganising my
 bookshelves by colour.") unnatural wherever it landed: real users add context that has a
 function in the message. So the shipped pool (``perturb/generate/data/distractors.json``) holds
-only that, by where it goes:
+only that, and what a message gets depends on its kind (:func:`message_kind`), so that the
+inserted text is what that kind of user would say or type there; a kind with no fitting entry
+is refused rather than given a misfit:
 
-* a typed message: one ``polite`` sentence ("Sorry to bother you.") and up to two ``opening``
-  sentences (how they came to write, what they tried: "I tried the app but couldn't work it
-  out.") before its first sentence — after a greeting
-  sentence ("Hi there."), never when the first sentence opens with a greeting ("Hello, I was
-  charged …"); then one ``closing`` (an offer or a hedge: "Happy to give more details if
-  needed.") and at most one ``thanks`` after its last sentence (only when it ends in
-  punctuation; no thanks when the message already thanks). Nothing is ever inserted between
-  two of the user's sentences, so nothing splits a request from its reason or a sentence that
-  refers back. ``opening_question``/``closing_question`` ("I couldn't find the answer on your
-  website.") only go with a message that asks something.
-* a lower-case unpunctuated message: one ``lower_lead`` before it ("hi sorry to bother you,")
-  — none when it already opens with a greeting, one or two words ("hey", "hi there") before a
-  short command that may be spoken to an assistant — and one ``lower_tail`` after it ("thanks
-  in advance"), lower case and unpunctuated like the message.
-* a voice command (one short sentence): one ``spoken`` lead-in ("Okay, um,", "I'm just cooking, so").
+* ``voice`` (opens with a wake word: "Alexa, ...", "Hey Google, ..."): a spoken filler
+  (``voice_filler``: "um,") and/or an aside (``voice_aside``: "before I forget,";
+  ``voice_aside_question``: "quick question," when it asks something) right after the wake
+  word. Nothing typed goes before the wake word and no written sign-off ("Thanks in advance.",
+  "Happy to give more details.") after the command: reviewers rejected both.
+* ``command`` (one sentence, no final punctuation: "Book me a check-up ..."): one ``spoken``
+  lead-in ("Okay, before I forget,"). No background given as the reason ("The dog's finally
+  settled, so book ...": a non-sequitur).
+* ``question`` (one typed sentence ending in "?"): a ``greeting`` running into it ("Hi, do
+  you ...?") and/or a ``question_polite`` sentence before it ("Hope you can help.", no
+  "Sorry to be a pain." for a simple question), a short ``thanks`` after it; never a
+  spoken filler ("Um, do you ...?" reads as speech on a typed question).
+  ``opening_question``/``closing_question`` ("I couldn't find the answer on your website.")
+  only with such a question that asks for information — not a "Can you ...?" request, not a
+  message about the user's own order or booking.
+* ``lower`` (opens in lower case): one ``lower_lead`` before it ("hi sorry to bother you,") —
+  none when it already opens with a greeting, one or two words ("hey", "hi there") before a
+  short command — and one ``lower_tail`` after it ("thanks in advance"), lower case like the
+  message; ``lower_tail_help`` ("any help appreciated thanks") not after a short command,
+  where there is nothing to help with.
+* ``written`` (the rest): a ``greeting`` ("Hi,", only when the first word is a function word:
+  not before a bare order or a name), one ``polite`` sentence ("Sorry to bother you.") and up
+  to two ``opening`` sentences (how they came to write: "I'd rather sort this out by message
+  than wait on hold.") before its first sentence — after a greeting sentence ("Hi there."),
+  never when the first sentence opens with a greeting ("Hello, I was charged …") or continues a
+  conversation ("Actually, ...", "Thanks for the quick reply. ...", "Following up ..."); then,
+  only after two or more sentences that are not all bare orders, one ``closing`` (an offer or a
+  hedge: "Happy to give more details if needed."; ``closing_explained``, "I hope that makes
+  sense.", only after three or more), and at most one ``thanks`` (only when it ends in
+  punctuation; no thanks when the message already thanks, nothing at all after a closing thanks
+  or sign-off). Nothing is ever inserted between two of the user's sentences, so nothing splits
+  a request from its reason or a sentence that refers back.
 
 Entries hold no number, date, weekday, month, time, money, email, URL, ID, quoted text, place
 name or stated preference (a test checks every entry with the protected-value detectors); per
@@ -70,9 +89,11 @@ _GREETING_SENTENCE_RE = re.compile(
     re.I,
 )
 _THANKS_RE = re.compile(r"\b(?:thank|thanks|thx|ty|ta|cheers|appreciated?)\b", re.I)
-_THANKED_END_RE = re.compile(r"\b(?:thank|thanks|thx|ty|ta|cheers|appreciated)\b", re.I)
-"""A last sentence that thanks ("Thanks.", "Much appreciated."): nothing more goes after it
-("I'd appreciate a refund." is a request, not thanks)."""
+_SIGN_OFF_RE = re.compile(
+    r"\b(?:thank|thanks|thx|ty|ta|cheers|appreciated|regards|sincerely|best wishes)\b", re.I
+)
+"""A last sentence that thanks or signs off ("Thanks.", "Much appreciated.", "Kind regards."):
+nothing more goes after it ("I'd appreciate a refund." is a request, not thanks)."""
 _QUESTION_RE = re.compile(
     r"\?|^\s*(?:(?:hi|hey|hello)\W+)?(?:what|whats|what's|when|where|why|how|who|which|is|are|can|could|"
     r"do|does|did|will|would|should)\b|\bwhy\s*$",
@@ -86,6 +107,13 @@ BACKREF_RE = re.compile(
 """A sentence opening that refers back to the sentence before it (or to an earlier message:
 "Actually, can you move it ..."): no pool entry opens so, and nothing goes before a message
 whose first sentence opens so."""
+_FOLLOW_UP_RE = re.compile(
+    r"^\W*(?:thanks|thank you|thx|cheers|(?:just\s+)?following up|further to|as (?:i|we) (?:said|mentioned)|"
+    r"re:|one more thing|oh,? and|sorry,? (?:i )?forgot)(?![\w'])",
+    re.I,
+)
+"""A message that continues a conversation ("Thanks for the quick reply. Can you also ...",
+"Following up on ..."): nothing that opens a conversation goes before it."""
 
 MAX_OPENING = 2
 """At most this many context sentences before the message (stacked only at high levels)."""
@@ -94,6 +122,8 @@ SHORT_LOWER = 12
 may be spoken to an assistant): it gets only a lead of one or two words ("hey", "hi there")."""
 MAX_SPOKEN = 1
 """One spoken lead-in before a voice command (two stacked read as "Right, Right, okay then,")."""
+EXPLAINED = 3
+"""Sentences a message needs before "I hope that makes sense." has something to refer to."""
 MAX_QUESTION_THANKS = 4
 """A one-line question gets a short thanks ("Thanks in advance."), not a paragraph of it."""
 MORE_PIECES = frozenset({"written", "question"})
@@ -115,9 +145,11 @@ def _content(text: str) -> set[str]:
 
 POOL_KEYS = (
     "polite",
+    "question_polite",
     "opening",
     "opening_question",
     "closing",
+    "closing_explained",
     "closing_question",
     "thanks",
     "lower_lead",
@@ -215,10 +247,15 @@ def _allowed(key: str, banned: frozenset[str]) -> tuple[tuple[str, int], ...]:
     return tuple((s, n) for s, content, n in pool(key) if not (content & banned))
 
 
-WAKE_RE = re.compile(r"^\s*(?:(?:hey|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby)\s*,\s*", re.I)
-"""A voice command's wake word and the comma after it ("Alexa, ", "Hey Google, ")."""
+WAKE_RE = re.compile(
+    r"^\s*(?:(?:hey|ok|okay)\s+(?:alexa|siri|google|cortana|bixby)|alexa|siri|cortana|bixby)\b\s*,?\s*", re.I
+)
+"""A voice command's wake word and the comma after it, if any ("Alexa, ", "Hey Google ", never
+a bare "Google", which is also a verb)."""
 _REQUEST_QUESTION_RE = re.compile(
-    r"^\W*(?:can|could|would|will)\s+(?:you|u|someone|somebody|anyone|anybody)\b", re.I
+    r"^\W*(?:(?:oh|and|so|also|please|hi|hello|hey)\W+)*(?:can|could|would|will)\s+"
+    r"(?:you|u|someone|somebody|anyone|anybody)\b",
+    re.I,
 )
 """A question that asks for something to be done ("Can you move ..."), not for information."""
 
@@ -252,25 +289,37 @@ KINDS = ("voice", "command", "question", "lower", "written")
 def message_kind(masked: str) -> str:
     """What kind of message this is, for choosing what a user would add to it.
 
-    ``voice``: opens with a wake word and a comma ("Alexa, book ..."), whatever its punctuation;
-    ``lower``: a lower-case message without final punctuation, or a lower-case one-line
-    question; ``question``: one typed sentence ending in "?"; ``command``: one sentence with no
+    ``voice``: opens with a wake word ("Alexa, book ...", "hey siri set ..."), whatever its case
+    and punctuation; ``lower``: opens in lower case ("need a van ...", "same day delivery to
+    leeds?"); ``question``: one typed sentence ending in "?"; ``command``: one sentence with no
     final punctuation (said to an assistant or typed as a terse order); ``written``: the rest
     (punctuated requests and messages of several sentences).
     """
     if WAKE_RE.match(masked):
         return "voice"
-    style = message_style(masked)
     one = len(sentence_spans(masked)) == 1
     end = masked.rstrip()
-    letters = re.search(r"[A-Za-z]", masked)
-    if style == "lower" or (one and end.endswith("?") and letters and masked[letters.start()].islower()):
+    # the first character, not the first letter: "\ue000 came home ..." opens with a name
+    if re.match(r"[\s\"'“(]*[a-z]", masked) or message_style(masked) == "lower":
         return "lower"
     if one and end.endswith("?"):
         return "question"
     if one and not end.endswith((".", "!", "?")):
         return "command"
     return "written"
+
+
+def _orders_only(masked: str) -> bool:
+    """True for a message that opens with a bare order and asks nothing ("Lock the front door
+    and arm the alarm. I'm leaving now."): an offer to explain more has nothing to refer to."""
+    m = re.match(r"\W*(?:please\s+)?([A-Za-z]+)", masked, re.I)
+    return m is not None and m.group(1).lower() in _action_verbs() and "?" not in masked
+
+
+@functools.cache
+def _action_verbs() -> frozenset[str]:
+    """Verbs that open a bare order ("book", "cancel"): the paraphrase class's list."""
+    return frozenset(load_data("paraphrase")["action_verbs"])
 
 
 def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
@@ -302,9 +351,9 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
         return [_Group("lead", lead, 1), _Group("tail", tail, 1)]
     thanks = () if thanked else _allowed("thanks", banned)
     if kind == "question":
-        greeted = bool(_GREETING_RE.match(masked)) or bool(BACKREF_RE.match(masked))
-        info = not _REQUEST_QUESTION_RE.match(masked)
-        before = _allowed("polite", banned) + (_allowed("opening_question", banned) if info else ())
+        greeted = any(r.match(masked) for r in (_GREETING_RE, BACKREF_RE, _FOLLOW_UP_RE))
+        info = not greeted and not _REQUEST_QUESTION_RE.match(masked)
+        before = _allowed("question_polite", banned) + (_allowed("opening_question", banned) if info else ())
         after = _allowed("closing_question", banned) if info else ()
         return [
             _Group("greeting", () if greeted else _greetings(masked, banned), 1),
@@ -318,17 +367,20 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     greeted = len(spans) > 1 and bool(_GREETING_SENTENCE_RE.match(first))
     body = spans[1 if greeted else 0][0] if spans else 0
     # "Actually, can you move it ...": a follow-up to an earlier message gets nothing before it
-    follow_up = bool(BACKREF_RE.match(masked[body:]))
+    follow_up = bool(BACKREF_RE.match(masked[body:]) or _FOLLOW_UP_RE.match(masked[body:]))
     greeting = () if follow_up else _greetings(masked, banned)
     polite: tuple[tuple[str, int], ...] = ()
     opening: tuple[tuple[str, int], ...] = ()
     if not follow_up and (not _GREETING_RE.match(masked) or greeted):
         polite = _allowed("polite", banned)
         opening = _allowed("opening", banned)
-    tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _THANKED_END_RE.search(last)
+    tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _SIGN_OFF_RE.search(last)
     closing: tuple[tuple[str, int], ...] = ()
-    if tail_ok and len(spans) > 1:
+    told = len(spans) - greeted  # "Hi there. Do you deliver?" is one sentence
+    if tail_ok and told > 1 and not _orders_only(masked[body:]):
         closing = _allowed("closing", banned)
+    if tail_ok and told >= EXPLAINED:
+        closing += _allowed("closing_explained", banned)
     return [
         _Group("greeting", greeting, 1),
         _Group("polite", polite, 1),
@@ -366,10 +418,10 @@ def _voice(masked: str, chosen: dict[str, list[str]]) -> str:
     wake = WAKE_RE.match(masked)
     assert wake is not None
     pieces = chosen["filler"] + chosen["aside"]
-    head = masked[: wake.end()].rstrip()
+    head = masked[: wake.end()].rstrip().rstrip(",")
     if head[:1].islower():
         pieces = [p.replace("I ", "i ") for p in pieces]
-    return head + " " + " ".join(pieces) + " " + masked[wake.end() :]
+    return head + ", " + " ".join(pieces) + " " + masked[wake.end() :]
 
 
 def _question(masked: str, chosen: dict[str, list[str]]) -> str:
