@@ -438,7 +438,8 @@ def split_phrases(
     particles = {
         i
         for i in range(max(1, begin), len(tokens) - 1)
-        if _plain(tokens[i]) in _PARTICLES and _plain(tokens[i + 1]) in _PHRASE_START - {"every", "between"}
+        if _plain(tokens[i]) in _PARTICLES
+        and _plain(tokens[i + 1]) in _PHRASE_START - _TIME_STARTS - {"between"}
     }
     starts = [
         i
