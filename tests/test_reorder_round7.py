@@ -38,6 +38,11 @@ from tests.test_reorder_rules import _all_texts, _task
             {"day": "next Thursday", "g": "Leith"},
             {"Drop my car in for an MOT at the Leith garage next Thursday."},
         ),
+        (
+            "Check me in on Friday at the Harbour hotel.",
+            {"day": "Friday", "h": "Harbour"},
+            {"Check me in at the Harbour hotel on Friday."},
+        ),
         # "Order X." moves behind the sentence after it, never to the front ("Hi, order X.")
         (
             "Hi, the cake we collected on Saturday was dry. Order BK-7741. I'd like a refund.",
@@ -118,6 +123,14 @@ def test_round_seven_moves(prompt: str, slots: dict[str, str], expected: set[str
         # a deadline after a second verb is that verb's: "By Friday, remind me ..." changes it
         ("Remind me to pay the gas bill by Friday.", {"day": "Friday"}),
         ("Ask the landlord to fix the boiler and send me the invoice by Monday.", {"day": "Monday"}),
+        # after a verb that arranges something the deadline is the arranged thing's (the taxi
+        # must be there by 6am), unless it is "get/have <thing> <done>"
+        ("Book a taxi to the airport by 6am.", {"time": "6am"}),
+        # a value statement moves behind a back-reference only when a story stays before it:
+        # "Can you check it? My order number is 55123." leaves "it" naming nothing
+        ("My order number is 55123. Can you check it?", {"id": "55123"}),
+        # "in" before "this/next/..." is no particle: "in this hotel" is a place of the room
+        ("Book a room in this hotel for Friday.", {"day": "Friday"}),
         # "on <day>" after "to my <noun>" is the noun's day, not the adding's
         ("Add a deep clean to my appointment on Friday.", {"day": "Friday"}),
         # a clause that leans on earlier text ("same brand") never moves before the order; a

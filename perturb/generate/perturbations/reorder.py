@@ -438,7 +438,8 @@ def split_phrases(
     particles = {
         i
         for i in range(max(1, begin), len(tokens) - 1)
-        if _plain(tokens[i]) in _PARTICLES and _plain(tokens[i + 1]) in _PHRASE_START - {"every", "between"}
+        if _plain(tokens[i]) in _PARTICLES
+        and _plain(tokens[i + 1]) in _PHRASE_START - _TIME_STARTS - {"between"}
     }
     starts = [
         i
@@ -1198,8 +1199,9 @@ def _deadline_front(clause: Clause, timeish: frozenset[str]) -> bool:
     certificate translated into English."): "by" and a time only, the clause's only time; the
     head opens with a verb of request ("please" may precede it) and holds no second verb a
     deadline could belong to instead ("and have them back by Friday", "remind me to pay by
-    Friday"), nor a conjunction. A deadline is when the whole request must be done, so it
-    keeps its meaning at the front, even before a verb that arranges something."""
+    Friday"), nor a conjunction, nor a verb that arranges something ("book a taxi to the
+    airport by 6am": the taxi's deadline) unless it is "get/have <thing> <done>". A deadline is
+    when the whole request must be done, so it keeps its meaning at the front."""
     if not clause.phrases or _first_word(clause.phrases[-1]) != "by":
         return False
     last = _TOKEN_RE.findall(clause.phrases[-1])
@@ -1209,6 +1211,13 @@ def _deadline_front(clause: Clause, timeish: frozenset[str]) -> bool:
     if tokens and _plain(tokens[0]) == "please":
         tokens = tokens[1:]
     if len(tokens) < 2 or _plain(tokens[0]) not in _IMPERATIVES or tokens[0].startswith("\ue000"):
+        return False
+    # "book a taxi to the airport by 6am": the deadline is the taxi's, not the booking's; only
+    # "get/have <thing> <done>" keeps it whole ("get my certificate translated by Friday")
+    causative = _plain(tokens[0]) in ("get", "have") and any(
+        _participle(tokens, k) for k in range(2, len(tokens))
+    )
+    if not causative and any(_plain(t) in _ARRANGING_VERBS for t in tokens[:2]):
         return False
     rest = [t for p in clause.phrases[:-1] for t in _TOKEN_RE.findall(p)]
     for k, t in enumerate(tokens + rest):
@@ -1496,17 +1505,26 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
     that followed it now stands right before it ("... I only worked 18. My employee ID is
     E-20931. Can someone check it?" makes "it" the ID)."""
     seen = [False] * (len(units) + 1)
-    lowest_unseen = 0
+    lowest_unseen = 0  # the lowest unit not yet placed
+    lowest_story = 0  # the same, value statements skipped
     # a value statement is no referent: "Where is it? The order number is 88213." still
-    # asks about what the story named, so a statement may move behind a back-reference
+    # asks about what the story named, so a statement may move behind a back-reference --
+    # but only when a story stays before it ("Can you check it? My order number is X."
+    # would leave "it" with nothing to name)
     skip = [u.statement for u in units] + [False]
+    story = [False] * len(units)  # a unit that is no statement comes before it
+    for i in range(1, len(units)):
+        story[i] = story[i - 1] or not units[i - 1].statement
     for k, u in enumerate(unit_order):
         before = unit_order[k - 1] if k > 0 else -1
-        if units[u].refers_back and (lowest_unseen < u or before > u):
+        unseen = lowest_story if story[u] else lowest_unseen
+        if units[u].refers_back and (unseen < u or before > u):
             return False
         seen[u] = True
-        while seen[lowest_unseen] or (skip[lowest_unseen] and lowest_unseen < len(units)):
+        while seen[lowest_unseen]:
             lowest_unseen += 1
+        while seen[lowest_story] or (skip[lowest_story] and lowest_story < len(units)):
+            lowest_story += 1
     return True
 
 
@@ -1847,7 +1865,10 @@ def _leans_on_nothing(text: str) -> bool:
     return True
 
 
-_PARTICIPLES = frozenset("been tried had done sent made got gotten paid called already just never".split())
+_PARTICIPLES = frozenset(
+    "been tried had done sent made got gotten paid called bound built cut written shown taken given "
+    "sewn already just never".split()
+)
 
 
 def _participle(tokens: list[str], k: int) -> bool:
