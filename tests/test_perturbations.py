@@ -1288,6 +1288,13 @@ def test_distractor_fits_the_kind_of_message() -> None:
     spoken = set(load_data("distractors")["spoken"])
     for seed in range(20):
         assert not {i["text"] for i in gen(q, "distractor", 0.5, seed).details["inserted"]} & spoken
+    # a question typed without "?" is still typed: a greeting at most, no spoken filler, and no
+    # punctuated sentence before or after it
+    bare_q = _task("How long until my driver gets here")
+    assert [gen(bare_q, "distractor", level, 0).text for level in (0.1, 0.5)] == [
+        "Hi, how long until my driver gets here",
+        "Hi there, how long until my driver gets here",
+    ]
     # a one-sentence order gets no closing ("Happy to explain more." after "Book court 3 ...")
     one = _task("Book court 3 for tennis tomorrow at 7pm.")
     for seed in range(20):

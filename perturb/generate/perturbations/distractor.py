@@ -291,8 +291,9 @@ def message_kind(masked: str) -> str:
 
     ``voice``: opens with a wake word ("Alexa, book ...", "hey siri set ..."), whatever its case
     and punctuation; ``lower``: opens in lower case ("need a van ...", "same day delivery to
-    leeds?"); ``question``: one typed sentence ending in "?"; ``command``: one sentence with no
-    final punctuation (said to an assistant or typed as a terse order); ``written``: the rest
+    leeds?"); ``question``: one typed sentence ending in "?" or opening like a question ("How long
+    until my driver gets here"); ``command``: one other sentence with no final punctuation (said
+    to an assistant or typed as a terse order); ``written``: the rest
     (punctuated requests and messages of several sentences).
     """
     if WAKE_RE.match(masked):
@@ -302,8 +303,8 @@ def message_kind(masked: str) -> str:
     # the first character, not the first letter: "\ue000 came home ..." opens with a name
     if re.match(r"[\s\"'“(]*[a-z]", masked) or message_style(masked) == "lower":
         return "lower"
-    if one and end.endswith("?"):
-        return "question"
+    if one and (end.endswith("?") or _QUESTION_RE.search(masked)):
+        return "question"  # "How long until my driver gets here" is typed, not spoken
     if one and not end.endswith((".", "!", "?")):
         return "command"
     return "written"
@@ -353,13 +354,16 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     if kind == "question":
         greeted = any(r.match(masked) for r in (_GREETING_RE, BACKREF_RE, _FOLLOW_UP_RE))
         info = not greeted and not _REQUEST_QUESTION_RE.match(masked)
+        asked = masked.rstrip().endswith("?")  # "... gets here Thanks." would need a full stop
         before = _allowed("question_polite", banned) + (_allowed("opening_question", banned) if info else ())
         after = _allowed("closing_question", banned) if info else ()
         return [
             _Group("greeting", () if greeted else _greetings(masked, banned), 1),
-            _Group("polite", () if greeted else before, 1),
-            _Group("closing", after, 1),
-            _Group("thanks", tuple((s, n) for s, n in thanks if n <= MAX_QUESTION_THANKS), 1),
+            _Group("polite", before if asked and not greeted else (), 1),
+            _Group("closing", after if asked else (), 1),
+            _Group(
+                "thanks", tuple((s, n) for s, n in thanks if n <= MAX_QUESTION_THANKS) if asked else (), 1
+            ),
         ]
     spans = sentence_spans(masked)
     first = masked[spans[0][0] : spans[0][1]] if spans else ""
