@@ -1,0 +1,1 @@
+"""Helpers shared by perturb's own tests and docs scripts (not part of the public API)."""
