@@ -159,7 +159,8 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="perturb-bench-ray-") as tmp:
         root = Path(tmp)
         entries = 100
-        per_entry = max(1, args.trials // entries)
+        # at least two trials per entry: the per-trial wall is the difference of two runs
+        per_entry = max(2, args.trials // entries)
         trials = entries * per_entry
         sleepy = suite(root / "sleepy", entries, {"sleep": LATENCY_S})
         started = time.perf_counter()
@@ -186,9 +187,9 @@ def main() -> int:
                     k,
                     args.concurrency,
                     executor,
-                    root / f"s{k}-{executor}",
+                    root / f"sleepy-{size}-{executor}",
                 )
-                for k in (1, per_entry)
+                for size, k in (("small", 1), ("big", per_entry))
             )
             per_trial = (big - small) / (trials - entries)
             driver_cpu = (big_cpu - small_cpu) / (trials - entries)
@@ -231,9 +232,9 @@ def main() -> int:
                     k,
                     args.cpus * 2,
                     executor,
-                    root / f"c{k}-{executor}",
+                    root / f"cpu-{size}-{executor}",
                 )
-                for k in (1, reps)
+                for size, k in (("small", 1), ("big", reps))
             )
             per_trial = (big - small) / (cpu_entries * (reps - 1))
             cpu_walls[executor] = per_trial
@@ -247,7 +248,7 @@ def main() -> int:
         print(f"  local/ray per-trial ratio {cpu_walls['local'] / cpu_walls['ray']:.2f} (ideal {args.cpus})")
         ray.shutdown()
 
-        sample = (root / "s1-local" / "trials.jsonl").read_bytes().split(b"\n", 1)[0] + b"\n"
+        sample = (root / "sleepy-small-local" / "trials.jsonl").read_bytes().split(b"\n", 1)[0] + b"\n"
         rate = write_rate(sleepy, root / "write-rate.jsonl", sample, 100_000)
         print(f"driver write rate: {rate:,.0f} trials/s ({len(sample)}-byte lines, grouped fsync)")
         figures["write_rate"] = {"per_s": rate, "lines": 100_000, "line_bytes": len(sample)}

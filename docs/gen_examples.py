@@ -17,17 +17,24 @@ which ``perturb verify`` re-derives from each other); any other name starts empt
 sandbox lives for one run of this script and is shared by every page, in the order of
 ``PAGES``, and within a page top to bottom. ``tests/test_docs.py::test_docs_examples_match_real_output`` runs
 the check (marked slow).
+
+Figures a page states in its prose about a checked block are derived from the same run:
+``DERIVED[page]`` gets the real output of every command of the page and the sandboxes, and
+returns the sentences the page must contain (compared with runs of whitespace as one space).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -133,6 +140,73 @@ def matches(shown: list[str], real: list[str]) -> bool:
     return go(0, 0)
 
 
+Outputs = dict[str, list[str]]  # command -> its real output lines, for one page
+
+
+def _row(output: list[str], *first: str) -> list[str]:
+    """The fields of the first line of OUTPUT whose fields start with FIRST."""
+    return next(fields for line in output if (fields := line.split())[: len(first)] == list(first))
+
+
+def _points(delta: str) -> int:
+    """A change of success such as ``-0.453`` in percentage points, rounded half up (45)."""
+    return int((-Decimal(delta) * 100).quantize(Decimal(1), ROUND_HALF_UP))
+
+
+NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def _reports_prose(outputs: Outputs, sandboxes: dict[str, Path]) -> list[str]:
+    """docs/reports.md: the reading of the scorecard and of the gate below their blocks."""
+    report = outputs["perturb report runs/demo"]
+    pass5 = _row(report, "consistency", "(canonical)")[5]
+    correction = _row(report, "self_correction", "46")[5]
+    typo = _row(report, "typo", "46")[5]
+    low, high = _row(report, "typo", "0.05"), _row(report, "typo", "0.3")
+
+    def eps(text: str) -> str:
+        return str(Decimal(text).quantize(Decimal("0.01"), ROUND_HALF_UP))
+
+    brittle = _row(report, "travel-007", "typo")
+    gate = outputs["perturb gate runs/pr-42 --baseline evals/baseline.json"]
+    moved = sum(line.startswith("note: newly ") for line in gate)
+    return [
+        f"steady on its own phrasing (pass^5 {pass5}) but loses {_points(correction)} points when the user "
+        f"corrects themselves mid-sentence and {_points(typo)} on typos, and the typo curve falls as ε rises "
+        f"({low[5]} at measured ε {eps(low[2])}, {high[5]} at ε {eps(high[2])})",
+        f"`travel-007` above has three typo variants, two passing 20/20 and one 0/20: pooled that reads "
+        f"{brittle[2]} and looks flaky",
+        f"Every class here is within noise, and the {NUMBER_WORDS[moved]} task labels that moved",
+    ]
+
+
+def _perturbations_prose(outputs: Outputs, sandboxes: dict[str, Path]) -> list[str]:
+    """docs/perturbations.md: the candidate shown is the one ``perturb generate`` above wrote
+    for the shown task, class and index."""
+    page = (REPO / "docs" / "perturbations.md").read_text(encoding="utf-8")
+    shown = re.search(r'"task_id": "([^"]+)", "perturbation": "([^"]+)",.*?"index": ([0-9]+)', page, re.S)
+    assert shown, "docs/perturbations.md shows no candidate"
+    key = (shown.group(1), shown.group(2), int(shown.group(3)))
+    written = sandboxes["travel-review"] / "review" / "travel" / "candidates.jsonl"
+    candidates = map(json.loads, written.read_text(encoding="utf-8").splitlines())
+    c = next(c for c in candidates if (c["task_id"], c["perturbation"], c["index"]) == key)
+    details = json.dumps(c["details"], ensure_ascii=False)
+    return [
+        f'{{"id": "{c["id"]}", "task_id": "{c["task_id"]}", "perturbation": "{c["perturbation"]}", '
+        f'"text": {json.dumps(c["text"], ensure_ascii=False)}, "level": {c["level"]}, '
+        f'"epsilon": {c["epsilon"]}, "index": {c["index"]},',
+        f'"generator": {{"kind": "{c["generator"]["kind"]}", "perturb_version": '
+        f'"{c["generator"]["perturb_version"]}", "seed": {c["generator"]["seed"]}, ...}}, '
+        f'"screen": {json.dumps(c["screen"])}, "details": {details}, ...}}',
+    ]
+
+
+DERIVED: dict[str, Callable[[Outputs, dict[str, Path]], list[str]]] = {
+    "docs/reports.md": _reports_prose,
+    "docs/perturbations.md": _perturbations_prose,
+}
+
+
 def check(update: bool = False) -> list[str]:
     problems: list[str] = []
     with tempfile.TemporaryDirectory(prefix="perturb-docs-") as tmp:
@@ -141,6 +215,7 @@ def check(update: bool = False) -> list[str]:
             page = REPO / name
             text = page.read_text(encoding="utf-8")
             replacements: list[tuple[int, int, str]] = []
+            outputs: Outputs = {}
             for block in blocks(page):
                 where = sandbox(block.sandbox, Path(tmp), made)
                 if block.kind == "file":
@@ -150,9 +225,10 @@ def check(update: bool = False) -> list[str]:
                     target.write_text(block.body, encoding="utf-8")
                     continue
                 steps = split_console(block.body)
-                outputs = run_commands([c for c, _ in steps], where)
                 new_body = []
-                for (command, shown), real in zip(steps, outputs, strict=True):
+                reals = run_commands([c for c, _ in steps], where)
+                for (command, shown), real in zip(steps, reals, strict=True):
+                    outputs[command] = real
                     new_body += [f"$ {command}", *(shown if matches(shown, real) else real)]
                     if not matches(shown, real):
                         problems.append(
@@ -162,6 +238,11 @@ def check(update: bool = False) -> list[str]:
                             + "\n".join(shown)
                         )
                 replacements.append((block.start, block.end, "\n".join(new_body) + "\n"))
+            if name in DERIVED:
+                flat = " ".join(text.split())
+                for sentence in DERIVED[name](outputs, made):
+                    if " ".join(sentence.split()) not in flat:
+                        problems.append(f"{name}: the page should say, from the same run:\n{sentence}")
             if update and replacements:
                 for start, end, body in reversed(replacements):
                     text = text[:start] + body + text[end:]

@@ -39,12 +39,12 @@ def main() -> None:
     sys.path.insert(0, str(REPO))
     from selenium.webdriver.common.by import By
 
-    from tests.browser import chrome
+    from perturb.testing.browser import chrome_driver
 
     with tempfile.TemporaryDirectory() as tmp:
         page = bundled_report(Path(tmp))
         print(f"{page.stat().st_size} bytes: report.html of the bundled example, 5 trials per prompt")
-        driver = chrome(1280, 900, Path(tmp) / "profile")
+        driver = chrome_driver(1280, 900, Path(tmp) / "profile")
         try:
             driver.get(page.as_uri())
             driver.find_element(By.ID, "f-failed").click()

@@ -4,6 +4,7 @@ grouping rules of :mod:`perturb.run.causes`."""
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -91,6 +92,16 @@ def test_run_ends_with_exception_and_timeout_causes(project: Path, monkeypatch: 
         f"see them: perturb show {out} --errored",
     ]
     assert lines[0].endswith(f"next: perturb report {out} (or --retry-errored to re-run the 4 errored)")
+    # docs/failures.md shows this output for `--out runs/py`, the variant id cut to `c-...`
+    page = (Path(__file__).resolve().parents[1] / "docs" / "failures.md").read_text(encoding="utf-8")
+    shown = page.split("## 1. ", 1)[1].split("```text\n", 1)[1].split("```", 1)[0].splitlines()
+    real = [
+        re.sub(r" in [0-9.]+ s:", " in _ s:", line)
+        .replace(out, "runs/py")
+        .replace(variant_id(project, "add", "paraphrase"), "add/paraphrase/c-...")
+        for line in lines
+    ]
+    assert [re.sub(r" in [0-9.]+ s:", " in _ s:", line) for line in shown] == real
 
 
 def test_run_ends_with_exit_status_and_malformed_causes(project: Path) -> None:

@@ -6,6 +6,7 @@ import asyncio
 import json
 import math
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -176,6 +177,68 @@ def test_sampled_trials_vary_on_ambiguous_tasks_and_stay_high_overall() -> None:
     assert all(any(r) for r in results.values())  # nothing fails every time
     intents = {run(TASKS["travel-023"].prompt, seed=s, temperature=0.7)["intent"] for s in seeds}
     assert intents == {"cancel_booking", "change_booking"}
+
+
+def test_the_sampled_figures_on_the_tasks_page_are_measured() -> None:
+    """docs/tasks.md quotes the mean and the flaky tasks at T = 0.7 over seeds 0-39 and 0-19."""
+    page = (ROOT / "docs" / "tasks.md").read_text(encoding="utf-8")
+    results = {
+        t.id: [passes(t, run(t.prompt, seed=s, temperature=0.7)) for s in range(40)] for t in SUITE.tasks
+    }
+
+    def figures(seeds: int) -> tuple[str, dict[str, int]]:
+        passed = {tid: sum(r[:seeds]) for tid, r in results.items()}
+        mean = sum(passed.values()) / (len(passed) * seeds)
+        return f"{mean:.3f}", {tid: c for tid, c in passed.items() if 0 < c < seeds}
+
+    mean40, flaky40 = figures(40)
+    mean20, flaky20 = figures(20)
+    others = sorted(c for tid, c in flaky40.items() if tid not in ("travel-023", "travel-043"))
+    sentence = (
+        f"over seeds 0–39, mean success is {mean40} and {len(flaky40)} tasks are flaky\n"
+        f"(`travel-023` passes {flaky40['travel-023']}/40, `travel-043` {flaky40['travel-043']}/40, "
+        f"six others {others[0]}–{others[-1]}/40); over seeds 0–19 the\nmean is {mean20} with "
+        f"{' and '.join(f'`{tid}`' for tid in sorted(flaky20))} flaky."
+    )
+    assert len(others) == 6
+    assert sentence in page
+
+
+def test_the_bundled_review_figures_on_the_docs_pages_are_the_committed_files() -> None:
+    """docs/tasks.md and docs/running.md count the candidates, skips, decisions and fixtures of
+    the bundled example; they are those of review/travel/ and fixtures/travel.jsonl."""
+
+    def lines(path: str) -> list[dict[str, Any]]:
+        return [json.loads(line) for line in (ROOT / path).read_text(encoding="utf-8").splitlines()]
+
+    candidates = {c["id"]: c for c in lines("review/travel/candidates.jsonl")}
+    skipped = lines("review/travel/skipped.jsonl")
+    decisions = lines("review/travel/journal.jsonl")
+    accepted = [d for d in decisions if d["action"] == "accept"]
+    rejected = Counter(
+        candidates[d["candidate_id"]]["perturbation"] for d in decisions if d["action"] == "reject"
+    )
+    fixtures = Counter(e["perturbation"] == "canonical" for e in lines("fixtures/travel.jsonl"))
+    assert len(accepted) + sum(rejected.values()) == len(decisions) == len(candidates)
+    assert fixtures[False] == len(accepted) and fixtures[True] == len(SUITE.tasks)
+    tasks_page = " ".join((ROOT / "docs" / "tasks.md").read_text(encoding="utf-8").split())
+    assert (
+        f"proposed {len(candidates)} candidates ({len(skipped)} reorder skips, each with its reason in "
+        f"`review/travel/skipped.jsonl`)" in tasks_page
+    )
+    assert {s["perturbation"] for s in skipped} == {"reorder"}
+    assert (
+        f"({len(accepted)} accepted, {sum(rejected.values())} rejected: {rejected['paraphrase']} near-identical "
+        f"paraphrases, {rejected['register']} register variants that left the request unchanged, "
+        f"{rejected['distractor']} unnatural distractors" in tasks_page
+    )
+    assert set(rejected) == {"paraphrase", "register", "distractor"}
+    assert f"wrote {fixtures[True]} canonical + {fixtures[False]} variants" in tasks_page
+    running_page = " ".join((ROOT / "docs" / "running.md").read_text(encoding="utf-8").split())
+    assert (
+        f"({fixtures[True] + fixtures[False]} prompts: {fixtures[True]} canonical and {fixtures[False]} variants, "
+        "20 trials each." in running_page
+    )
 
 
 def test_sampling_follows_softmax_of_score_over_temperature() -> None:

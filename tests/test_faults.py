@@ -590,6 +590,9 @@ def test_gate_compares_each_lambda_like_a_class(project: Path) -> None:
     assert worse.verdict.startswith("gate failed: ")
     bad = [line for line in worse.lines if line.startswith("regression: faults lam=0.5")]
     assert [line.split(":")[1].strip().split()[-1] for line in bad] == ["mean", "pass^2"]
+    # docs/faults.md quotes the start of this line
+    shown = ", ".join(bad[0].split(", ")[:2])
+    assert f"`{shown}, ...`" in " ".join((REPO / "docs" / "faults.md").read_text(encoding="utf-8").split())
     assert worse.verdict.startswith("gate failed: 2 regressions; run immediate_retry against baseline")
     old = check_gate(GateOptions(project / "honours_retry_after", project / "baseline.json", k=2))
     assert old.passed

@@ -21,6 +21,8 @@ import pytest
 
 pytestmark = pytest.mark.slow
 
+ROOT = Path(__file__).resolve().parent.parent
+
 PLUGIN = '''
 """A third party's perturb extensions."""
 import re
@@ -150,6 +152,8 @@ def test_third_party_grader_and_class_through_entry_points(tmp_path: Path) -> No
         ("t2", "urgent", "URGENT: Book a taxi to the airport at 7am."),
     ]
     assert [c["epsilon"] for c in cands] == [round(1 / 7, 4), round(1 / 8, 4)]
+    extending = " ".join((ROOT / "docs" / "extending.md").read_text(encoding="utf-8").split())
+    assert f"proposes `{cands[0]['text']}` with ε = 1/7 = {cands[0]['epsilon']}." in extending
 
     assert _perturb(project, site, "accept", *[c["id"] for c in cands], "--reviewer", "test").returncode == 0
     frozen = _perturb(project, site, "freeze", "demo")

@@ -662,3 +662,29 @@ def test_command_line_keeps_every_option_shell_quoted(
     assert command_line("freeze", "travel", Path("my project")) == (
         "perturb freeze travel --root 'my project'"
     )
+
+
+def test_the_hidden_characters_on_the_review_page_are_what_the_screen_draws() -> None:
+    """docs/review.md's second screen: the bundled travel-001 with a Cyrillic о, a no-break space
+    and a zero-width space slipped in, drawn by the same functions the review screen uses."""
+    repo = Path(__file__).resolve().parents[1]
+    page = (repo / "docs" / "review.md").read_text(encoding="utf-8")
+    shown = (
+        page.split("candidate that hides three of them:", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    )
+    canonical = next(
+        json.loads(line)["prompt"]
+        for line in (repo / "tasks" / "travel.jsonl").read_text(encoding="utf-8").splitlines()
+        if json.loads(line)["id"] == "travel-001"
+    )
+    candidate = canonical.replace("economy", "econ\u043emy").replace(" each.", "\u00a0each.\u200b")
+    hidden = find_hidden(candidate)
+    assert shown.rstrip("\n").split("\n") == [
+        "Candidate",
+        visible(candidate).plain,
+        f"Diff (word-level, {diff_stats(canonical, candidate, char_level=False)})",
+        render_diff(canonical, candidate, char_level=False).plain,
+        "Screen: passed",
+        f"Hidden characters in the candidate: {len(hidden)}",
+        *(f"  ? {f.describe()}" for f in hidden),
+    ]

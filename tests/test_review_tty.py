@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import signal
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -34,7 +35,7 @@ CLEAR = "\x1b[2J"
 class Review:
     """A ``perturb review`` process on a pseudo-terminal."""
 
-    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, root: Path, *args: str, env: dict[str, str] | None = None, columns: int = 120) -> None:
         full_env = {**os.environ, "TERM": "xterm-256color", **(env or {})}
         for name in ("NO_COLOR", "COLUMNS", "LINES"):  # rich would take a fixed size from them
             full_env.pop(name, None)
@@ -42,7 +43,7 @@ class Review:
             sys.executable,
             ["-m", "perturb", "review", "--root", str(root), *args],
             env=full_env,
-            dimensions=(60, 120),
+            dimensions=(60, columns),
             encoding="utf-8",
             timeout=20,
         )
@@ -418,3 +419,64 @@ def test_a_resize_redraws_the_screen_at_the_new_width(project: tuple) -> None:
     r.press("q")
     assert r.finish()[0] == 0
     assert [d["action"] for d in journal_lines(root)] == ["accept"]
+
+
+def test_the_sessions_on_the_review_page_are_real(tmp_path: Path) -> None:
+    """docs/review.md's first screen, its header with skips and its closing line: the bundled
+    tasks, ``perturb generate --classes typo --per-class 1``, then ``perturb review --task
+    travel-003`` at the page's width, and a ``--class typo`` session of a, r, five s and two u."""
+    repo = Path(__file__).resolve().parents[1]
+    page = (repo / "docs" / "review.md").read_text(encoding="utf-8")
+    shown = (
+        page.split("The screen, captured from a session", 1)[1].split("```text\n", 1)[1].split("```", 1)[0]
+    )
+    lines = shown.rstrip("\n").split("\n")
+    root = tmp_path / "scratch project"
+    (root / "tasks").mkdir(parents=True)
+    (root / "tasks" / "travel.jsonl").write_bytes((repo / "tasks" / "travel.jsonl").read_bytes())
+    gen = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "perturb",
+            "generate",
+            "tasks/travel.jsonl",
+            "--classes",
+            "typo",
+            "--per-class",
+            "1",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert gen.returncode == 0, gen.stderr
+    r = Review(root, "--task", "travel-003", "--reviewer", "Ada Lovelace", columns=len(lines[2]))
+    screen = r.wait("q quit")
+    r.press("q")
+    assert r.finish()[0] == 0
+    real = [line.rstrip() for line in screen.strip("\n").split("\n")]
+    assert real[: len(lines)] == lines, "\n".join(real)
+
+    r = Review(root, "--class", "typo", "--reviewer", "Ada Lovelace")
+    r.wait("q quit")
+    r.press("a")
+    r.wait("q quit")
+    r.press("r")
+    r.wait("Reason (optional; Enter to confirm, Esc to cancel): ")
+    r.press("\r")
+    for key in "sssssuu":
+        r.wait("q quit")
+        r.press(key)
+    header = re.search(
+        r"undecided · 2 of [0-9]+ decided · 3 skipped · reviewer Ada Lovelace", r.wait("q quit")
+    )
+    assert header is not None
+    r.press("q")
+    status, tail = r.finish()
+    assert status == 0
+    flat = " ".join(page.split())
+    assert f"`{header.group(0)}`" in flat
+    closing = tail.strip().splitlines()[-1].replace(str(root), "/tmp/scratch project")
+    assert closing in page.split("After `a`, `r`, five `s` and two `u`:", 1)[1], closing

@@ -9,6 +9,8 @@
   freeze``), and the lines of a run's ``trials.jsonl``.
 * :mod:`perturb.testing.agents` (deterministic Python agents) and :mod:`perturb.testing.tools`
   (an item-store tool suite with its ``tools.toml``), for executor and fault-injection tests.
+* :mod:`perturb.testing.browser`: headless Chromium driving for the HTML report's browser test
+  and the docs' screenshot script.
 
 perturb's own tests and benchmarks use these; neither imports the other.
 """
