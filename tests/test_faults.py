@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -37,6 +38,7 @@ TASKS = [
     for i, key in enumerate(KEYS)
 ]
 SINGLE = ["rate_limit", "timeout", "transient_500", "partial", "schema_drift", "wrong_data"]
+WAIT_S = 60.0  # only bounds a hang: no test waits this long unless the behaviour is broken
 
 
 @pytest.fixture
@@ -60,10 +62,42 @@ def schedule_of(run_dir: Path) -> dict[tuple[str, int, float], list[tuple[str, i
     return out
 
 
-def suite_client(project: Path, lam: float, classes: list[str], attempt: int = 0) -> ToolClient:
+def suite_client(
+    project: Path, lam: float, classes: list[str], attempt: int = 0, **timing: Any
+) -> ToolClient:
+    """A client of the demo suite for trial t0/canonical; ``timing`` is ``clock``/``sleep``."""
     suite = load_tools(project / "tasks" / "demo.tools.toml")
     state = suite.new_state({"prompt": "alpha bravo"})
-    return ToolClient(suite, state, FaultPlan(0, "t0/canonical", attempt, lam, classes))
+    return ToolClient(suite, state, FaultPlan(0, "t0/canonical", attempt, lam, classes), **timing)
+
+
+class ManualClock:
+    """A clock for the tool layer that moves only when the test moves it: a rate-limit window
+    then lasts exactly as long as the test says, however slowly the machine runs."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class GatedSleep:
+    """A ``sleep`` for the tool layer that holds the caller until the test opens the gate, then
+    sleeps what was asked: an injected late answer cannot reach the agent before the agent's
+    own deadline has fired, however slowly the machine runs."""
+
+    def __init__(self) -> None:
+        self.asked: list[float] = []
+        self.entered = threading.Event()
+        self.opened = threading.Event()
+
+    def __call__(self, seconds: float) -> None:
+        self.asked.append(seconds)
+        self.entered.set()
+        if not self.opened.wait(WAIT_S):
+            raise AssertionError(f"the test never opened the gate within {WAIT_S} s")
+        time.sleep(seconds)
 
 
 # --------------------------------------------------------------------------- the schedule
@@ -104,21 +138,28 @@ def test_same_faults_at_concurrency_1_and_50(project: Path) -> None:
     assert faulted > 20  # the comparison is not between two empty schedules
 
 
-SLOW_AGENT = """
+HELD_AGENT = """
 import time
+from pathlib import Path
 from tests.fault_agents import honours_retry_after
 
 def agent(prompt, request):
-    time.sleep(0.02)
+    # While ./hold exists, a trial that starts once 10 lines are written waits to be killed.
+    trials = Path("runs/k/trials.jsonl")
+    while Path("hold").exists() and trials.exists() and trials.read_bytes().count(b"\\n") >= 10:
+        time.sleep(0.01)
     return honours_retry_after(prompt, request)
 """
 
 
 @pytest.mark.slow
 def test_same_faults_after_sigkill_and_resume(project: Path) -> None:
-    (project / "slow_fault_agent.py").write_text(SLOW_AGENT)
+    # The run stops making progress after 10 trials (the agent holds) instead of racing the
+    # kill: however slowly this test polls, the run is still mid-way when it is killed.
+    (project / "held_fault_agent.py").write_text(HELD_AGENT)
+    (project / "hold").touch()
     command = [
-        sys.executable, "-m", "perturb", "run", "fixtures/demo.jsonl", "--agent", "slow_fault_agent:agent",
+        sys.executable, "-m", "perturb", "run", "fixtures/demo.jsonl", "--agent", "held_fault_agent:agent",
         "-n", "3", "--faults", "0,0.5", "--fault-classes", "transient_500,partial,wrong_data",
         "-c", "4", "--out", "runs/k",
     ]  # fmt: skip
@@ -127,14 +168,15 @@ def test_same_faults_after_sigkill_and_resume(project: Path) -> None:
     proc = subprocess.Popen(
         command, cwd=project, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
     )
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + WAIT_S
     while not trials.exists() or trials.read_bytes().count(b"\n") < 10:
         assert proc.poll() is None and time.monotonic() < deadline, "no progress"
         time.sleep(0.01)
     proc.send_signal(signal.SIGKILL)
-    assert proc.wait(timeout=10) == -signal.SIGKILL
+    assert proc.wait(timeout=WAIT_S) == -signal.SIGKILL
     killed_at = trials.read_bytes().count(b"\n")
-    assert killed_at < 48
+    assert 10 <= killed_at < 48
+    (project / "hold").unlink()
     done = subprocess.run(command, cwd=project, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     whole = subprocess.run(
@@ -169,28 +211,39 @@ def test_every_fault_class_over_the_loopback_endpoint(project: Path, server: Too
     clean = {"key": "alpha", "value": item_value("alpha"), "label": "item alpha"}
     seen_headers = set()
     for name in FAULTS.names():
-        client = suite_client(project, 1.0, [name])
-        client.retry_after_s = 5.0  # a window no scheduler hiccup outlasts
+        clock, gate = ManualClock(), GatedSleep()
+        client = suite_client(project, 1.0, [name], clock=clock, sleep=gate)
         url = server.url(server.register(client))
         if name == "timeout":
-            with pytest.raises((TimeoutError, urllib.error.URLError)):
-                post(url, "put_item", {"key": "alpha", "value": 5}, timeout=client.deadline_s)
-            deadline = time.monotonic() + 10
-            while not client.calls[0]["latency_s"] and time.monotonic() < deadline:
-                time.sleep(0.01)  # the answer is late, but the call still lands
+            try:
+                # The late answer is held at the gate, so the agent's deadline fires first.
+                with pytest.raises((TimeoutError, urllib.error.URLError)):
+                    post(url, "put_item", {"key": "alpha", "value": 5}, timeout=client.deadline_s)
+                assert gate.entered.wait(WAIT_S) and client.state["writes"] == []  # not landed yet
+            finally:
+                gate.opened.set()
+            client.plan = FaultPlan(0, "x", 0, 0.0, SINGLE)
+            # Calls of a trial are serialised: this one is answered after the late call finished.
+            assert post(url, "get_item", {"key": "alpha"}, timeout=WAIT_S)[0] == 200
+            assert gate.asked == [1.5 * client.deadline_s]  # the answer is late, but the call lands
             assert client.state["writes"] == [("alpha", 5)]
             assert client.calls[0]["fault"] == "timeout" and client.calls[0]["timed_out"]
-            assert client.calls[0]["latency_s"] >= 1.5 * client.deadline_s
             continue
-        status, headers, body = post(url, "get_item", {"key": "alpha"})
+        gate.opened.set()  # slow_retry_burst sleeps before its 500
+        status, headers, body = post(url, "get_item", {"key": "alpha"}, timeout=WAIT_S)
         assert client.calls[0]["fault"] == name
         if name in ("rate_limit", "rate_limit_storm"):
             assert status == 429 and json.loads(body) == {"error": json.loads(body)["error"]}
             seen_headers.add("Retry-After" in headers)
-            again = post(url, "get_item", {"key": "alpha"})  # before the window elapsed
+            client.plan = FaultPlan(0, "x", 0, 0.0, SINGLE)  # from here on only the held limit answers
+            window = client.retry_after_s * (3 if name == "rate_limit_storm" else 1)
+            clock.now += window - 0.001  # just before the window elapsed
+            again = post(url, "get_item", {"key": "alpha"}, timeout=WAIT_S)
             assert again[0] == 429 and client.calls[1]["followup"]
             if name == "rate_limit_storm":  # every tool, not only the one that faulted
-                assert post(url, "put_item", {"key": "x", "value": 1})[0] == 429
+                assert post(url, "put_item", {"key": "x", "value": 1}, timeout=WAIT_S)[0] == 429
+            clock.now += 0.001  # the window has elapsed: the limit is open again
+            assert post(url, "get_item", {"key": "alpha"}, timeout=WAIT_S)[0] == 200
         elif name in ("transient_500", "slow_retry_burst"):
             assert status == 500
         elif name == "partial":
@@ -345,20 +398,30 @@ def test_lambda_zero_gives_todays_outcomes(tmp_path: Path) -> None:
 
 
 def test_cmd_agent_reaches_the_tools_over_http_under_faults(project: Path) -> None:
+    # The agent enforces tools_timeout_s itself, on its own clock, on every call: the demo
+    # suite's 30 ms is shorter than a scheduler stall on a loaded machine, and a clean call that
+    # answers late is retried. So this run's deadline is one no clean call can miss; an injected
+    # timeout would then wait 1.5 x that, so the timeout class is left to the loopback test.
+    tools = project / "tasks" / "demo.tools.toml"
+    tools.write_text(TOOLS_TOML.replace("timeout_s = 0.03", f"timeout_s = {WAIT_S:g}", 1))
+    classes = [c for c in SINGLE if c != "timeout"]
     fx = project / "fixtures" / "demo.jsonl"
     out = project / "cmd"
     agent = f"cmd:{sys.executable} {REPO / 'tests' / 'tool_cmd_agent.py'}"
-    result = invoke(str(fx), "--agent", agent, "-n", "2", "--faults", "0,0.5", "-c", "8", "--out", str(out))
+    result = invoke(
+        str(fx), "--agent", agent, "-n", "2", "--faults", "0,0.5", "--fault-classes", ",".join(classes),
+        "-c", "8", "--out", str(out),
+    )  # fmt: skip
     assert result.exit_code == 0, result.output
     rows = [Trial.model_validate(r) for r in read_trials(out / "trials.jsonl")]
     assert len(rows) == 32
     assert all(r.outcome == "passed" for r in rows if r.lam == 0.0)
     assert all(len(r.tool_calls) == 1 and r.tool_calls[0].fault is None for r in rows if r.lam == 0.0)
     met = Counter(c.fault for r in rows if r.lam == 0.5 for c in r.tool_calls if c.fault)
-    assert sum(met.values()) >= 5 and set(met) <= set(SINGLE)
+    assert sum(met.values()) >= 5 and set(met) <= set(classes)
     # The same schedule as a Python agent would meet: the first call of every trial.
     for r in rows:
-        expected, _ = FaultPlan(0, r.variant_id, r.attempt, r.lam, SINGLE).pick(0)
+        expected, _ = FaultPlan(0, r.variant_id, r.attempt, r.lam, classes).pick(0)
         assert r.tool_calls[0].fault == (expected.name if expected else None)
 
 

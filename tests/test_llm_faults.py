@@ -59,6 +59,17 @@ GIVE_UP = (
 
 # --------------------------------------------------------------------------- the agent adapter
 
+LATE_S = 30.0
+"""How late a "slow" reply comes: far past any request timeout below, so the client's timeout
+fires first however slowly a loaded machine runs (the server thread is a daemon; nobody waits)."""
+
+
+def deadline_for(fault: Reply, short: float) -> float:
+    """The request timeout for a call meeting ``fault``: ``short`` when the fault is a late reply
+    (the timeout is what is tested), else one no prompt reply can miss on a loaded machine (a
+    short one would turn a slow scheduler into an extra, unscripted timeout and retry)."""
+    return short if fault.delay else LATE_S
+
 
 def ask(
     srv: FakeOpenAIServer, *, timeout: float = 2.0, max_retries: int = 2, base_delay: float = 0.05
@@ -93,7 +104,7 @@ def ask(
     ("name", "fault", "min_wait"),
     [
         ("429 without Retry-After", Reply(status=429), 0.2),  # backs off base_delay * 2**0
-        ("slow reply past the timeout", Reply(content="late", delay=1.0), 0.4),
+        ("slow reply past the timeout", Reply(content="late", delay=LATE_S), 0.4),
         ("truncated JSON body", TRUNCATED, 0.0),
         ("choices renamed to choice", renamed_choices(), 0.0),
         ("content missing", missing_content(), 0.0),
@@ -103,18 +114,18 @@ def test_agent_retries_a_fault_then_succeeds_and_counts_it(
     fake_openai: Callable[..., FakeOpenAIServer], name: str, fault: Reply, min_wait: float
 ) -> None:
     srv = fake_openai(script=[fault], default=lambda body: Reply(content="fine"))
-    resp, elapsed = ask(srv, timeout=0.4, base_delay=0.2)
+    resp, elapsed = ask(srv, timeout=deadline_for(fault, 0.4), base_delay=0.2)
     assert isinstance(resp, AgentResponse), resp
     assert resp.output == "fine"
     assert resp.trace["retries"] == 1 and len(srv.requests) == 2
-    assert min_wait <= elapsed < 3.0, name
+    assert min_wait <= elapsed < LATE_S / 2, name  # backed off, and did not wait for the late reply
 
 
 @pytest.mark.parametrize(
     ("fault", "last_error"),
     [
         (lambda: Reply(status=429), "HTTP 429: scripted error 429"),
-        (lambda: Reply(content="late", delay=1.0), "timed out"),
+        (lambda: Reply(content="late", delay=LATE_S), "timed out"),
         (lambda: TRUNCATED, "malformed reply (Unterminated string starting at: line 1 column 64 (char 63))"),
         (renamed_choices, "malformed reply (no choices (expected choices[0].message in a chat completion))"),
         (
@@ -129,12 +140,13 @@ def test_agent_gives_up_within_the_bound_with_a_clear_error(
     fake_openai: Callable[..., FakeOpenAIServer], fault: Callable[[], Reply], last_error: str
 ) -> None:
     srv = fake_openai(default=lambda body: fault())
-    err, elapsed = ask(srv, timeout=0.3, max_retries=2, base_delay=0.01)
+    timeout = deadline_for(fault(), 0.3)
+    err, elapsed = ask(srv, timeout=timeout, max_retries=2, base_delay=0.01)
     assert isinstance(err, AgentCallError)
     assert err.kind == "api"
     assert str(err) == f"model 'm': gave up after 3 attempts; last error: {last_error} {GIVE_UP}"
     assert len(srv.requests) == 3
-    assert elapsed < 3 * 0.3 + 2.0  # three attempts and two short waits; no hang
+    assert elapsed < LATE_S / 2  # three attempts and two short waits, never a late reply: no hang
 
 
 # --------------------------------------------------------------------------- the generator
