@@ -29,6 +29,8 @@ from tests.test_reorder_rules import _all_texts, _task
             "I need a new fence of about 12 metres at 4 Oak Lane. Could someone come and measure up?",
             {"n": "12 metres", "a": "4 Oak Lane"},
         ),
+        # "Is anyone available?" judges what was asked for before it: it never opens the message
+        ("I need a plumber for a leak under the sink. Is anyone available?", {}),
     ],
 )
 def test_round_eight_refusals(prompt: str, slots: dict[str, str]) -> None:

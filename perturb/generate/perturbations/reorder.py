@@ -1807,16 +1807,16 @@ def _bound(before: str, phrase: str, timed: bool) -> bool:
 
 
 def _bound_kept(clause: Clause, new: list[int]) -> bool:
-    """True when every phrase bound to what precedes it (``_bound``) still follows it."""
+    """True when every phrase bound to what precedes it (``_bound``) still follows it: a time
+    anywhere after its event ("a pickup at 14 Carlton Road for tomorrow" is still the
+    pickup's time), a place right after its name."""
     where = {p: k for k, p in enumerate(new)}
     texts = [clause.head, *clause.phrases]
     for i, phrase in enumerate(clause.phrases):
         if not _bound(texts[i], phrase, clause.timed[i]):
             continue
-        if i == 0:
-            if where[0] != 0:
-                return False
-        elif where[i] != where[i - 1] + 1:
+        last = where[i - 1] if i > 0 else -1  # the head always comes first
+        if where[i] < last or (not clause.timed[i] and where[i] != last + 1):
             return False
     return True
 
@@ -1924,8 +1924,12 @@ _VAGUE_QUESTION_RE = re.compile(
 """A question about "what happened" or "what to do" asks about the story told before it."""
 
 
-_BARE_PARTICLES = frozenset("up out over round around back through down".split())
-"""A verb's particle that ends a sentence leaves its object to what was said before."""
+_LEANING_ENDS = frozenset(
+    "up out over round around back through down available free possible doable enough realistic".split()
+)
+"""Last words that leave their object to what was said before: a verb's particle ("come and
+measure up": measure what?) or a judgement with nothing to judge ("Is anyone available?":
+for what?)."""
 
 
 def _leans_on_nothing(text: str) -> bool:
@@ -1934,7 +1938,7 @@ def _leans_on_nothing(text: str) -> bool:
     if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
         return False
     tokens = _TOKEN_RE.findall(text)
-    if tokens and _plain(tokens[-1]) in _BARE_PARTICLES:  # "come and measure up": measure what?
+    if tokens and _plain(tokens[-1]) in _LEANING_ENDS:
         return False
     for k, tok in enumerate(tokens):
         low = _plain(tok)
