@@ -1500,6 +1500,13 @@ def _holds(text: str, sentinels: frozenset[str]) -> bool:
     return bool(sentinels) and any(m in sentinels for m in _SENTINEL_RE.findall(text))
 
 
+def _points_back(unit: Unit) -> bool:
+    """True when the unit refers back with "that" or "this" ("Is that realistic?"): it points
+    at the sentence right before it, where "it" names a thing of the story."""
+    text = " ".join(part for c in unit.clauses for part in c.parts())
+    return any(m.group(0).lower() in ("that", "this") for m in _BACK_REFERENCE_RE.finditer(text))
+
+
 def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
     """True when every unit that refers back still follows every unit it followed, and no unit
     that followed it now stands right before it ("... I only worked 18. My employee ID is
@@ -1519,6 +1526,16 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
         before = unit_order[k - 1] if k > 0 else -1
         unseen = lowest_story if story[u] else lowest_unseen
         if units[u].refers_back and (unseen < u or before > u):
+            return False
+        if (
+            units[u].refers_back
+            and u > 0
+            and units[u - 1].statement
+            and not seen[u - 1]
+            and _points_back(units[u])
+        ):
+            # the statement right before "that/this" is what it asks about: "Our budget is
+            # about £1,800. Is that realistic?" never becomes "Is that realistic? Our ..."
             return False
         seen[u] = True
         while seen[lowest_unseen]:
@@ -1715,6 +1732,7 @@ def _draw(
             fronting
             and unit.clauses[0].frontable
             and order.clauses[ui][0] == 0
+            and not _last_bound(unit.clauses[0])
             and rng.random() < p_phrases * 0.5
         ):
             order.fronted.add(ui)  # never two openers ("On Friday, under £300, book ...")
@@ -1738,6 +1756,7 @@ def _draw(
                     fixed == sorted(fixed)
                     and not _same_opener(clause.phrases, new)
                     and _times_together(clause.phrases, clause.timed, new)
+                    and _bound_kept(clause, new)
                 ):
                     # only time and budget phrases pass the others
                     order.phrases[ui][ci] = new
@@ -1754,6 +1773,61 @@ def _times_together(phrases: list[str], timed: list[bool], new: list[int]) -> bo
         if day_and_time and timed[i] and timed[i + 1] and abs(where[i] - where[i + 1]) != 1:
             return False
     return True
+
+
+_EVENT_NOUNS = frozenset(
+    "pickup pick-up collection delivery drop-off dropoff arrival departure return check-in "
+    "checkout check-out appointment viewing visit installation fitting consultation".split()
+)
+"""Nouns naming an event that a following time belongs to ("... for pickup at 8am Sunday")."""
+_NAME_PLACE_OPENERS = frozenset("on in at near off".split())
+_PRIVATE_USE = frozenset(chr(c) for c in range(0xE000, 0xF900))
+
+
+def _capital(token: str) -> bool:
+    """A token that opens with a capital or is a protected value (a name, a place)."""
+    return token[:1].isupper() or token[:1] in _PRIVATE_USE
+
+
+def _bound(before: str, phrase: str, timed: bool) -> bool:
+    """True when ``phrase`` must stay right after the text ``before`` it (the head when it is
+    the first phrase): a time after an event noun ("for pickup | at 8am Sunday" -- moved, the
+    time would tell when to order), or a place after a name it locates, the verb behind it
+    ("does Rosie's Bakery | on Mill Road open" -- nothing may come between them)."""
+    words = _TOKEN_RE.findall(before)
+    last = _plain(words[-1]) if words else ""
+    if timed and last in _EVENT_NOUNS:
+        return True
+    place = _TOKEN_RE.findall(phrase)
+    if len(place) < 3 or place[0].lower() not in _NAME_PLACE_OPENERS or not _capital(place[1]):
+        return False
+    # the clause's verb follows the place ("does Rosie's Bakery on Mill Road open"): the
+    # place belongs to the name before it, not to the verb
+    return bool(words) and _capital(words[-1]) and last != "i" and place[-1].isalpha() and place[-1].islower()
+
+
+def _bound_kept(clause: Clause, new: list[int]) -> bool:
+    """True when every phrase bound to what precedes it (``_bound``) still follows it: a time
+    anywhere after its event ("a pickup at 14 Carlton Road for tomorrow" is still the
+    pickup's time), a place right after its name."""
+    where = {p: k for k, p in enumerate(new)}
+    texts = [clause.head, *clause.phrases]
+    for i, phrase in enumerate(clause.phrases):
+        if not _bound(texts[i], phrase, clause.timed[i]):
+            continue
+        last = where[i - 1] if i > 0 else -1  # the head always comes first
+        if where[i] < last or (not clause.timed[i] and where[i] != last + 1):
+            return False
+    return True
+
+
+def _last_bound(clause: Clause) -> bool:
+    """True when the clause's last phrase is bound to what precedes it (``_bound``), so it
+    may not open the sentence ("At 8am Sunday, order croissants for pickup")."""
+    if not clause.phrases:
+        return False
+    before = clause.phrases[-2] if len(clause.phrases) > 1 else clause.head
+    return _bound(before, clause.phrases[-1], clause.timed[-1])
 
 
 def _same_opener(phrases: list[str], new: list[int]) -> bool:
@@ -1850,12 +1924,22 @@ _VAGUE_QUESTION_RE = re.compile(
 """A question about "what happened" or "what to do" asks about the story told before it."""
 
 
+_LEANING_ENDS = frozenset(
+    "up out over round around back through down available free possible doable enough realistic".split()
+)
+"""Last words that leave their object to what was said before: a verb's particle ("come and
+measure up": measure what?) or a judgement with nothing to judge ("Is anyone available?":
+for what?)."""
+
+
 def _leans_on_nothing(text: str) -> bool:
     if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
         return False
     if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
         return False
     tokens = _TOKEN_RE.findall(text)
+    if tokens and _plain(tokens[-1]) in _LEANING_ENDS:
+        return False
     for k, tok in enumerate(tokens):
         low = _plain(tok)
         if low in _CONTEXT_WORDS or low in ("but", "because", "so"):
