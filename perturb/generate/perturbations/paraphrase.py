@@ -621,6 +621,7 @@ def question_ops(
         and not ops
         and not _NEW_CLAUSE_RE.search(joined if joined is not None else m.group("rest"))
         and (joined is not None or not _SECOND_ASK_RE.search(m.group("rest")))
+        and (joined is not None or not _LATER_ASK_RE.search(m.group("rest")))
     ):
         # "Do I need a solicitor?" -> "... whether I need a solicitor"; "Can I X?" -> "whether I
         # can X"; "Do you have X?" -> "Could you tell me whether you have X?"; a second
@@ -632,7 +633,9 @@ def question_ops(
         # "Can you do that?" after a list of wishes: "... whether you can do that" only wraps
         # a template round a question with nothing of its own to reword
         pro_verb = you and re.fullmatch(r"do (?:that|it|this|those|them)", rest.strip()) is not None
-        if (not you or rest.split(" ", 1)[0] in _YOU_VERBS) and not pro_verb:
+        first = rest.split(" ", 1)[0]
+        service = aux == "do" and first in _SERVICE_VERBS
+        if (not you or first in _YOU_VERBS or service) and not pro_verb:
             if you and lead.lower().startswith("do you know"):
                 lead = "could you tell me " if lower else "Could you tell me "
                 stop = "?" if sentence.endswith("?") else stop
@@ -656,9 +659,20 @@ _WH_SUBJECT_RE = re.compile(
 what the helper needs ("What documents do you need from me")."""
 _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$")
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
+_LATER_ASK_RE = re.compile(
+    r"\b(?:how|what|when|where|which|who|why)\b"
+    r"|\b(?:would|will|could|can|is|are|does|do|did) (?:that|it|this|they|you|i|we|he|she)\b"
+)
+"""A second question later in the sentence ("Do you clean X, and roughly how much would that
+cost"): "whether you clean X, and roughly how much would that cost" mixes an indirect and a
+direct question, so the sentence is left alone."""
 _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
 """A second subject: an unpunctuated run-on ("do you sell boxes i need 30") is left alone."""
 _YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
+_SERVICE_VERBS = frozenset("alter cut lay repair fix clean install move make supply remove service".split())
+"""Verbs naming a service a business offers: "Do you alter silk dresses?" is asked indirectly
+as "whether you alter silk dresses" (only after "Do you": "Can you move my class?" is a
+request, not a question about the service; "Do you think/know/mind" are not in the list)."""
 
 
 _VALUE = r"\ue000[^\ue001]*\ue001"
