@@ -26,3 +26,20 @@ def test_a_do_you_question_with_a_second_question_later_is_left_alone() -> None:
 
 def test_do_you_think_is_not_a_service_question() -> None:
     assert variants("Do you think the paint will dry by tonight?") == []
+
+
+def test_a_question_after_a_wake_word_is_asked_with_tell_me() -> None:
+    assert variants("Hey Siri, what time does the pharmacy open on Sunday?") == [
+        "Hey Siri, tell me what time the pharmacy opens on Sunday."
+    ]
+    assert variants("Hey Google, is the swimming pool open today?") == [
+        "Hey Google, tell me whether the swimming pool is open today."
+    ]
+
+
+def test_the_verb_goes_before_a_plain_predicate_not_after_it() -> None:
+    assert variants("When is the library open on Saturday?") == [
+        "Can you tell me when the library is open on Saturday?",
+        "Do you know when the library is open on Saturday?",
+        "I'd like to know when the library is open on Saturday.",
+    ]

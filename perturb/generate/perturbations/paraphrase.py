@@ -533,13 +533,20 @@ def question_ops(
     if m and not ops and not _has_verbish(m.group("np")) and not m.group("np").endswith(" to"):
         wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
         wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
-        if aux.lower() in ("is", "are", "was", "were"):
+        pred = _PRED_IN_NP_RE.search(np)
+        if aux.lower() in ("is", "are", "was", "were") and pred:
+            # "When is the library open on Saturday" -> "when the library is open on Saturday"
+            new = f"{lead}{wh} {np[: pred.start()]} {aux.lower()}{np[pred.start() :]}{rest}{stop}"
+        elif aux.lower() in ("is", "are", "was", "were") and re.search(r" \S+ [a-z]+ed\b", np):
+            new = ""  # "Why was my permit application rejected": the verb is inside the "subject"
+        elif aux.lower() in ("is", "are", "was", "were"):
             new = f"{lead}{wh} {np} {aux.lower()}{rest}{stop}"
         elif aux.lower() == "will":
             new = f"{lead}{wh} {np} will{rest}{stop}"
         else:  # "do": "what time do doors open" -> "what time doors open"
             new = f"{lead}{wh} {np}{rest}{stop}"
-        ops.append(("question:indirect", [(start, end, new)]))
+        if new:
+            ops.append(("question:indirect", [(start, end, new)]))
     m = _THERE_RE.match(body)
     aux_ok = m and (m.group("aux").lower() in ("is", "are")) == (m.group("been") is None)
     if m and aux_ok and not ops:
@@ -881,6 +888,9 @@ _PLAIN_ADJ = (
     r"(?:open|available|free|ready|closed|included|valid|working|running|done|allowed|possible|"
     r"refundable|covered|required|necessary|normal|suitable|due|under warranty|under guarantee|in stock)"
 )
+_PRED_IN_NP_RE = re.compile(r"(?<=\S) (?=(?:still |currently |usually |normally )?" + _PLAIN_ADJ + r"\b)")
+"""Where a wh-question's subject ends at a plain predicate ("When is the library | open on
+Saturday"): the verb goes there, never after the whole ("when the library open on Saturday is")."""
 _IS_NP_RE = re.compile(
     r"(?P<aux>Is|Are) (?P<np>(?:a|an|any|the|my|our|your|this|that|these|those)(?: [a-z][a-z-]*){1,3}?"
     r"|anyone|anybody|someone|somebody|[a-z][a-z-]* [a-z][a-z-]*s) "
@@ -1251,6 +1261,22 @@ def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
     return ops
 
 
+_DEVICE_LEADS = (("tell me ", "."),)
+"""How a question to a voice assistant is asked another way: "Hey Siri, what time does the
+pharmacy open?" -> "Hey Siri, tell me what time the pharmacy opens." (never "could you tell
+me" or "I'd like to know" to a device)."""
+
+
+def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """A question after a wake word ("OK Google, how much is X?") asked indirectly by the
+    shared question rules with a spoken lead; the wake word stays as it is."""
+    m = _WAKE_RE.match(masked[start:end])
+    if not m or not masked[start:end].endswith("?"):
+        return []
+    at = start + m.end() + (len(masked[start + m.end() : end]) - len(masked[start + m.end() : end].lstrip()))
+    return question_ops(masked, at, end, rng, _DEVICE_LEADS)
+
+
 def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     spans = sentence_spans(masked)
     ops: list[Op] = []
@@ -1259,7 +1285,7 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     leads = [pair for pair in _ASK_LEADS if not pair[0].startswith("I")] if capital_i else _ASK_LEADS
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-        asked = question_ops(masked, a, b, rng, leads)
+        asked = question_ops(masked, a, b, rng, leads) or _wake_question_ops(masked, a, b, rng)
         ops.extend(asked or _more_question_ops(masked, a, b, rng))
         ops.extend(_direct_question_ops(masked, a, b))
         ops.extend(_someone_ops(masked, a, b, rng))
