@@ -43,3 +43,15 @@ def test_the_verb_goes_before_a_plain_predicate_not_after_it() -> None:
         "Do you know when the library is open on Saturday?",
         "I'd like to know when the library is open on Saturday.",
     ]
+
+
+def test_what_a_named_business_charges_or_when_it_closes_is_asked_indirectly() -> None:
+    assert variants("How much does Brightway charge for a deep clean?", {"company": "Brightway"}) == [
+        "Can you tell me how much Brightway charges for a deep clean?",
+        "Do you know how much Brightway charges for a deep clean?",
+        "I'd like to know how much Brightway charges for a deep clean.",
+    ]
+    got = variants(
+        "Alexa, what time does the Leeds branch of Pinecrest close today?", {"company": "Pinecrest"}
+    )
+    assert got == ["Alexa, tell me what time the Leeds branch of Pinecrest closes today."]

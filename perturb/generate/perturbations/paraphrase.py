@@ -822,11 +822,15 @@ _WH_IT_RE = re.compile(
     r"(?P<adv> usually| normally| typically| generally)? (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
 )
 _WH_DOES_RE = re.compile(
-    _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
-    r"(?: [a-z]+){0,2}?)"
-    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?"
-    r"(?: (?:in|on|at|for|this|next) [^?]+)?)$"
+    _WH + r" (?P<aux>does) (?P<np>(?:(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?)|\ue000[^\ue001]*\ue001)"
+    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come|charge)s?"
+    r"(?: (?:in|on|at|for|this|next|today|tomorrow|tonight|\ue000)[^?]*)?)$"
 )
+"""A wh-question about when a business or plan does something ("What time does the <branch>
+branch of <company> close today", "How much does <company> charge for X"): the subject is
+a determiner phrase or one protected name, the verb one of a few opening, ending and charging
+verbs."""
 
 
 def third_person(verb: str) -> str:
