@@ -533,13 +533,20 @@ def question_ops(
     if m and not ops and not _has_verbish(m.group("np")) and not m.group("np").endswith(" to"):
         wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
         wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
-        if aux.lower() in ("is", "are", "was", "were"):
+        pred = _PRED_IN_NP_RE.search(np)
+        if aux.lower() in ("is", "are", "was", "were") and pred:
+            # "When is the library open on Saturday" -> "when the library is open on Saturday"
+            new = f"{lead}{wh} {np[: pred.start()]} {aux.lower()}{np[pred.start() :]}{rest}{stop}"
+        elif aux.lower() in ("is", "are", "was", "were") and re.search(r" \S+ [a-z]+ed\b", np):
+            new = ""  # "Why was my permit application rejected": the verb is inside the "subject"
+        elif aux.lower() in ("is", "are", "was", "were"):
             new = f"{lead}{wh} {np} {aux.lower()}{rest}{stop}"
         elif aux.lower() == "will":
             new = f"{lead}{wh} {np} will{rest}{stop}"
         else:  # "do": "what time do doors open" -> "what time doors open"
             new = f"{lead}{wh} {np}{rest}{stop}"
-        ops.append(("question:indirect", [(start, end, new)]))
+        if new:
+            ops.append(("question:indirect", [(start, end, new)]))
     m = _THERE_RE.match(body)
     aux_ok = m and (m.group("aux").lower() in ("is", "are")) == (m.group("been") is None)
     if m and aux_ok and not ops:
@@ -621,6 +628,7 @@ def question_ops(
         and not ops
         and not _NEW_CLAUSE_RE.search(joined if joined is not None else m.group("rest"))
         and (joined is not None or not _SECOND_ASK_RE.search(m.group("rest")))
+        and (joined is not None or not _LATER_ASK_RE.search(m.group("rest")))
     ):
         # "Do I need a solicitor?" -> "... whether I need a solicitor"; "Can I X?" -> "whether I
         # can X"; "Do you have X?" -> "Could you tell me whether you have X?"; a second
@@ -632,7 +640,9 @@ def question_ops(
         # "Can you do that?" after a list of wishes: "... whether you can do that" only wraps
         # a template round a question with nothing of its own to reword
         pro_verb = you and re.fullmatch(r"do (?:that|it|this|those|them)", rest.strip()) is not None
-        if (not you or rest.split(" ", 1)[0] in _YOU_VERBS) and not pro_verb:
+        first = rest.split(" ", 1)[0]
+        service = aux == "do" and first in _SERVICE_VERBS
+        if (not you or first in _YOU_VERBS or service) and not pro_verb:
             if you and lead.lower().startswith("do you know"):
                 lead = "could you tell me " if lower else "Could you tell me "
                 stop = "?" if sentence.endswith("?") else stop
@@ -656,9 +666,20 @@ _WH_SUBJECT_RE = re.compile(
 what the helper needs ("What documents do you need from me")."""
 _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$")
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
+_LATER_ASK_RE = re.compile(
+    r"\b(?:how|what|when|where|which|who|why)\b"
+    r"|\b(?:would|will|could|can|is|are|does|do|did) (?:that|it|this|they|you|i|we|he|she)\b"
+)
+"""A second question later in the sentence ("Do you clean X, and roughly how much would that
+cost"): "whether you clean X, and roughly how much would that cost" mixes an indirect and a
+direct question, so the sentence is left alone."""
 _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
 """A second subject: an unpunctuated run-on ("do you sell boxes i need 30") is left alone."""
 _YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
+_SERVICE_VERBS = frozenset("alter cut lay repair fix clean install move make supply remove service".split())
+"""Verbs naming a service a business offers: "Do you alter silk dresses?" is asked indirectly
+as "whether you alter silk dresses" (only after "Do you": "Can you move my class?" is a
+request, not a question about the service; "Do you think/know/mind" are not in the list)."""
 
 
 _VALUE = r"\ue000[^\ue001]*\ue001"
@@ -801,11 +822,15 @@ _WH_IT_RE = re.compile(
     r"(?P<adv> usually| normally| typically| generally)? (?P<rest>(?:cost|take|be|work|arrive|happen)\b.*)$"
 )
 _WH_DOES_RE = re.compile(
-    _WH + r" (?P<aux>does) (?P<np>(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
-    r"(?: [a-z]+){0,2}?)"
-    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come)s?"
-    r"(?: (?:in|on|at|for|this|next) [^?]+)?)$"
+    _WH + r" (?P<aux>does) (?P<np>(?:(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
+    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?)|\ue000[^\ue001]*\ue001)"
+    r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come|charge)s?"
+    r"(?: (?:in|on|at|for|this|next|today|tomorrow|tonight|\ue000)[^?]*)?)$"
 )
+"""A wh-question about when a business or plan does something ("What time does the <branch>
+branch of <company> close today", "How much does <company> charge for X"): the subject is
+a determiner phrase or one protected name, the verb one of a few opening, ending and charging
+verbs."""
 
 
 def third_person(verb: str) -> str:
@@ -867,6 +892,9 @@ _PLAIN_ADJ = (
     r"(?:open|available|free|ready|closed|included|valid|working|running|done|allowed|possible|"
     r"refundable|covered|required|necessary|normal|suitable|due|under warranty|under guarantee|in stock)"
 )
+_PRED_IN_NP_RE = re.compile(r"(?<=\S) (?=(?:still |currently |usually |normally )?" + _PLAIN_ADJ + r"\b)")
+"""Where a wh-question's subject ends at a plain predicate ("When is the library | open on
+Saturday"): the verb goes there, never after the whole ("when the library open on Saturday is")."""
 _IS_NP_RE = re.compile(
     r"(?P<aux>Is|Are) (?P<np>(?:a|an|any|the|my|our|your|this|that|these|those)(?: [a-z][a-z-]*){1,3}?"
     r"|anyone|anybody|someone|somebody|[a-z][a-z-]* [a-z][a-z-]*s) "
@@ -1237,6 +1265,22 @@ def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
     return ops
 
 
+_DEVICE_LEADS = (("tell me ", "."),)
+"""How a question to a voice assistant is asked another way: "Hey Siri, what time does the
+pharmacy open?" -> "Hey Siri, tell me what time the pharmacy opens." (never "could you tell
+me" or "I'd like to know" to a device)."""
+
+
+def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """A question after a wake word ("OK Google, how much is X?") asked indirectly by the
+    shared question rules with a spoken lead; the wake word stays as it is."""
+    m = _WAKE_RE.match(masked[start:end])
+    if not m or not masked[start:end].endswith("?"):
+        return []
+    at = start + m.end() + (len(masked[start + m.end() : end]) - len(masked[start + m.end() : end].lstrip()))
+    return question_ops(masked, at, end, rng, _DEVICE_LEADS)
+
+
 def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     spans = sentence_spans(masked)
     ops: list[Op] = []
@@ -1245,7 +1289,7 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     leads = [pair for pair in _ASK_LEADS if not pair[0].startswith("I")] if capital_i else _ASK_LEADS
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-        asked = question_ops(masked, a, b, rng, leads)
+        asked = question_ops(masked, a, b, rng, leads) or _wake_question_ops(masked, a, b, rng)
         ops.extend(asked or _more_question_ops(masked, a, b, rng))
         ops.extend(_direct_question_ops(masked, a, b))
         ops.extend(_someone_ops(masked, a, b, rng))
