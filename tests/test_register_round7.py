@@ -41,9 +41,10 @@ def test_a_voice_command_is_asked_the_registers_spoken_way_after_its_wake_word()
     got = texts("Alexa, water the plants on the balcony at 7pm.", {"t": "7pm"})
     assert got == {
         (0.1, 0): "Alexa, please could you water the plants on the balcony at 7pm?",
-        (0.1, 1): "Alexa, kindly water the plants on the balcony at 7pm.",
+        # round eight: never "kindly" said to a device
+        (0.1, 1): "Alexa, can you please water the plants on the balcony at 7pm?",
         (0.5, 0): "Alexa, please could you water the plants on the balcony at 7pm?",
-        (0.5, 1): "Alexa, kindly water the plants on the balcony at 7pm.",
+        (0.5, 1): "Alexa, can you please water the plants on the balcony at 7pm?",
     }
     # a verb that is not in the verb list ("ask") is the command's verb after a wake word
     assert texts("Hey Google, ask Bright Sparks for a quote on rewiring a garage.", {"c": "Bright Sparks"})[

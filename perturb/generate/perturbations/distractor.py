@@ -310,6 +310,49 @@ def message_kind(masked: str) -> str:
     return "written"
 
 
+_URGENT_RE = re.compile(
+    r"\b(?:emergency|urgent|urgently|asap|immediately|right now|locked out|locked myself out|"
+    r"stranded|stuck|flooding|on fire|leaking|burst)\b",
+    re.I,
+)
+"""An urgent request ("call the emergency locksmith, I'm locked out"): no one says "before I
+forget" or "while I think of it" before it."""
+_AFTERTHOUGHT_RE = re.compile(r"\b(?:forget|remember|think of it|next thing)\b", re.I)
+"""A lead-in or aside that presents the request as an afterthought ("before I forget,")."""
+_WORK_OR_DISPUTE_RE = re.compile(
+    r"\b(?:charged|overcharged|refund|invoice|invoiced|dispute|complaint|complain|manager|"
+    r"colleague|colleagues|staff|employee|employees|office|team|access|contract|payroll|client)\b",
+    re.I,
+)
+"""A work request or a dispute over money: a partner's advice about how to write in does not
+belong in it ("My partner suggested I message you ... Please give Sarah access to the drive")."""
+_FAMILY_RE = re.compile(r"\bmy (?:partner|wife|husband|mum|mom|dad|family)\b", re.I)
+"""An entry that brings in the user's family or partner."""
+_SO_LEAD_RE = re.compile(r"\bso$")
+"""A lead that ends in "so": it gives a reason for what follows."""
+_ASKING_START_RE = re.compile(
+    r"\W*(?:(?:can|could|would|will)\s+(?:you|u|i|we|someone|anyone)|(?:i\s+)?(?:need|want|wanna)|"
+    r"please|pls|how|what|whats|when|where|which|who|is|are|do|does)\b",
+    re.I,
+)
+"""A lower-case message that opens by asking ("can you cancel ...", "need a van ..."): only
+such a message may follow a lead that ends in "so" ("tried the app but couldnt work it out
+so"); before a story ("we had 3 trees taken down ...") the "so" makes a false causal link."""
+
+
+def _opens_with_order(masked: str) -> bool:
+    """True for a message whose first word is a bare order's verb ("Book a table ...", not
+    "Please book ..."): an apology or a pleasantry before it reads incongruent ("Sorry to
+    bother you. Book a table ...")."""
+    m = re.match(r"\W*([A-Za-z]+)", masked)
+    return m is not None and m.group(1).lower() in _action_verbs()
+
+
+def _without(entries: tuple[tuple[str, int], ...], pattern: re.Pattern[str]) -> tuple[tuple[str, int], ...]:
+    """The entries that do not match ``pattern``."""
+    return tuple((s, n) for s, n in entries if not pattern.search(s))
+
+
 def _orders_only(masked: str) -> bool:
     """True for a message that opens with a bare order and asks nothing ("Lock the front door
     and arm the alarm. I'm leaving now."): an offer to explain more has nothing to refer to."""
@@ -337,12 +380,19 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
         wake = WAKE_RE.match(masked)
         asks = bool(wake and _QUESTION_RE.search(masked[wake.end() :]))
         aside = _allowed("voice_aside_question" if asks else "voice_aside", banned)
+        if _URGENT_RE.search(masked):
+            aside = _without(aside, _AFTERTHOUGHT_RE)
         return [_Group("filler", _allowed("voice_filler", banned), 1), _Group("aside", aside, 1)]
     if kind == "command":
-        return [_Group("lead", _allowed("spoken", banned), MAX_SPOKEN)]
+        spoken = _allowed("spoken", banned)
+        if _URGENT_RE.search(masked):
+            spoken = _without(spoken, _AFTERTHOUGHT_RE)
+        return [_Group("lead", spoken, MAX_SPOKEN)]
     if kind == "lower":
         question = bool(_QUESTION_RE.search(masked))
         lead = () if _GREETING_RE.match(masked) else _allowed("lower_lead", banned)
+        if not _ASKING_START_RE.match(masked):
+            lead = _without(lead, _SO_LEAD_RE)
         tails = _allowed("lower_tail", banned)
         if not question and len(words(masked)) <= SHORT_LOWER:
             lead = tuple((s, n) for s, n in lead if n <= 2)
@@ -376,8 +426,10 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     polite: tuple[tuple[str, int], ...] = ()
     opening: tuple[tuple[str, int], ...] = ()
     if not follow_up and (not _GREETING_RE.match(masked) or greeted):
-        polite = _allowed("polite", banned)
+        polite = () if _opens_with_order(masked[body:]) else _allowed("polite", banned)
         opening = _allowed("opening", banned)
+        if _WORK_OR_DISPUTE_RE.search(masked):
+            opening = _without(opening, _FAMILY_RE)
     tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _SIGN_OFF_RE.search(last)
     closing: tuple[tuple[str, int], ...] = ()
     told = len(spans) - greeted  # "Hi there. Do you deliver?" is one sentence

@@ -360,6 +360,10 @@ def _opener(
             # "I need a new charger" is never "Want a new charger" (nor "I want X" "Need X")
             clash = {"need": ("want", "i want"), "want": ("need",), "like": ("need",)}.get(said, ())
             options = [o for o in options if not o.lower().startswith(clash)]
+            if asks_if or _CAUSATIVE_RE.match(rest[noun.end() :]):
+                # "Can I get the deposit back?" asks; "Please give me the deposit back" demands,
+                # and "I need the locks changed" is never "Please give me the locks changed"
+                options = [o for o in options if "give me" not in o.lower()]
             if not _abstract_head(rest[noun.end() :]):
                 # "I would be grateful for a sympathy wreath" asks for a gift, not an order:
                 # thanks in advance fit a service or a remedy ("an appointment", "a refund")
@@ -659,12 +663,15 @@ def _said_already(masked: str, phrase: str) -> bool:
     return len(head.split()) == 4 and head in masked.lower()
 
 
-def _question(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
+def _question(masked: str, reg: str, rng: random.Random, plain: bool = False, voice: bool = False) -> str:
     """The first direct question asked the register's way ("How many X do I have?" ->
     "Could you kindly tell me how many X I have?"); ``plain``: with the register's spoken
-    leads, where it has them."""
+    leads, where it has them; ``voice``: said to a voice assistant, with its
+    ``voice_question_leads`` (no "kindly", no "let me know"), or not at all."""
     style = _data()[reg]
     leads = style.get("spoken_question_leads", style["question_leads"]) if plain else style["question_leads"]
+    if voice:
+        leads = style.get("voice_question_leads", [])
     leads = [lead for lead in leads if not _said_already(masked, lead[0])] or leads
     leads = _no_second_please(list(leads), masked, lambda lead: str(lead[0]))
     for a, b in sentence_spans(masked):
@@ -758,7 +765,8 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if _indirect_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
             return masked  # asked indirectly by the register's question leads instead
     texting = style.get("texting_question_before", [])
-    if texting and len(spans) == 1 and _text_question(masked):
+    if texting and len(spans) == 1 and _text_question(masked) and not _GREETING_RE.match(masked):
+        # never "quick q: hi we got charged ...": the frame would go before the greeting
         # a lower-case text that asks ("is the pool open on sunday after 8pm", "carpet cleaning
         # for the lounge whats the price"): framed in its own lower case, never written out
         return rng.choice(texting) + masked
@@ -827,9 +835,12 @@ def _unchanged(masked: str, rng: random.Random) -> str:
     return masked
 
 
-def _body_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, random.Random], str]]]:
+def _body_ops(
+    reg: str, plain: bool = False, voice: bool = False
+) -> list[tuple[str, Callable[[str, random.Random], str]]]:
     """Changes to the request itself (besides the opener): wording, contractions, terse words.
-    ``plain``: a voice command or text message, whose contractions stay as they are."""
+    ``plain``: a voice command or text message, whose contractions stay as they are;
+    ``voice``: a command after a wake word (its question asked with the voice leads)."""
     ops = [
         # a formal phrase ("I require") in a voice command or text message is left out (kept in
         # the list, as a no-op, so the seeded order of the other changes stays the same)
@@ -839,7 +850,7 @@ def _body_ops(reg: str, plain: bool = False) -> list[tuple[str, Callable[[str, r
     if plain and not _data()[reg].get("plain_wording", True):
         ops = []  # "I require a taxi" is no one's text message; its question may still be asked
     if _data()[reg]["question_leads"]:
-        ops.append(("question", lambda t, r: _question(t, reg, r, plain)))
+        ops.append(("question", lambda t, r: _question(t, reg, r, plain, voice)))
     if reg == "terse_us":
         ops.append(("contractions", lambda t, r: _contract(t)))
         ops.append(("terse_words", lambda t, r: _terse_words(t)))
@@ -1165,6 +1176,16 @@ def _rejoin_wake(wake: str, command: str, original: str) -> str:
     return wake + (decapitalize_first(command) if first and first.group().islower() else command)
 
 
+_UNSAID_RE = re.compile(r"\bkindly\b|\blet me know\b", re.I)
+"""Written idioms nobody says to a voice assistant ("Siri, kindly order X", "Hey Siri, please
+let me know how much ..."): a change after a wake word may not add one."""
+
+
+def _unsaid_count(text: str) -> int:
+    """How many written-only idioms (:data:`_UNSAID_RE`) ``text`` holds."""
+    return len(_UNSAID_RE.findall(text))
+
+
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     # a command after a wake word ("Alexa, book X"): the command is reworded as speech (the
     # register's spoken openers and questions, no greeting, closing or question frame) and
@@ -1215,7 +1236,7 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         masked, formal = new, not plain
         changes.append("opener")
     current = share(masked)
-    body = _body_ops(reg, plain)
+    body = _body_ops(reg, plain, bool(wake))
     rng.shuffle(body)
     body += _late_ops(reg, plain, bool(wake))
     for name, op in body:
@@ -1224,6 +1245,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
         if name == "question_frame" and "opener" in changes:
             continue  # "Pls check ride X. Kindly let me know." asks twice
         new = op(masked, rng)
+        if wake and _unsaid_count(new) > _unsaid_count(masked):
+            continue  # "Hey Siri, can you kindly book X" / "kindly let me know": written idioms
         if new != masked:
             masked = new
             changes.append(name)
