@@ -111,8 +111,17 @@ _UNITS = frozenset(
 """Unit abbreviations: "3 kg" is never "6 kgs"."""
 
 
-_NOT_NOUNS = frozenset("and or but to the a an of for from in on at by with than then nor".split())
+_NOT_NOUNS = frozenset(
+    (
+        "and or but to till until the a an of for from in on at by with than then nor "
+        "is was has this plus its his us yes"
+    ).split()
+)
 """Words after a number that are not what it counts ("between 1 and 3 pm": never "2 ands")."""
+
+
+_INVARIANT = frozenset("series species means news".split())
+"""Nouns ending in -s whose plural is the same word: "one series" is never "two serieses"."""
 
 
 def _countable(noun: str) -> bool:
@@ -256,6 +265,9 @@ def wrong_count(
     if m and not ordinal and not label and 5 <= n < 20 and n % 5 == 0 and (money or noun.lower() in _UNITS):
         # "$15", "10 GB", "10 mg": a round amount is misremembered as the next round one
         choices = [c for c in (n - 5, n + 5) if c > 0]
+    if m and not ordinal and n % 24 == 0 and re.fullmatch(r"(?:hours?|hrs?)", noun, re.I):
+        # "24 hours", "48 hours": whole days, misremembered as another number of days
+        choices = [c for c in (n - 24, n + 24) if c > 0]
     if _ONLY_RE.search(before + value[: match.start()]):
         # "ordered 2 armchairs, only 1 turned up": "only" says fewer than expected, so the
         # wrong count is fewer still (none below 1: then no wrong count)
@@ -293,6 +305,14 @@ def wrong_count(
         text += "th" if 10 <= int(text) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(int(text) % 10, "th")
         tail = tail[ordinal.end() :]
     out = value[: match.start()] + text + tail
+    if n == 1 and inside and _countable(inside) and _is_plural(inside):
+        # after "one" a noun is singular: "one canvas", "one lens" take "-es" ("two
+        # canvases"); any other plural-looking word ("one kids meal", "one series") is not
+        # changed with a count the sentence cannot agree with
+        if not re.search(r"(?:[aiu]s|ns)$", inside.lower()) or inside.lower() in _INVARIANT:
+            return None
+        at = match.start() + len(text) + value[match.end() :].index(inside)
+        return out[:at] + inside + "es" + out[at + len(inside) :]
     if n == 1 and inside and not _is_plural(inside) and _countable(inside):  # "1 passenger" -> "2 passengers"
         at = match.start() + len(text) + value[match.end() :].index(inside)
         out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
@@ -648,6 +668,19 @@ _PRESENT_RE = re.compile(
 never "tomorrow"."""
 
 
+_DONE_JUST_BEFORE_RE = re.compile(
+    r"\b(?:i|we|he|she|they)\s+(?:just\s+|already\s+)?"
+    r"(?!(?:wanted|hoped|needed|planned|intended|expected|scheduled|arranged)\b)"
+    r"(?:was|were|did|had|went|left|lost|paid|bought|got|came|sent|made|took|broke|saw|gave|\w{3,}ed)"
+    r"(?:\s+(?!(?:for|by|until|till|to|on|at|in)\b)[\w'’]+){0,2}\s*$",
+    re.I,
+)
+"""A value right after a person's past verb ("the cake we picked up today"): the sentence
+is about what happened there, whatever a later clause asks for ("... can you make another
+one"), so "today" is never "tomorrow"; a verb with a preposition pointing ahead ("we paid
+for tomorrow") or one of wanting or planning ("I wanted it today") says nothing."""
+
+
 def sentence_around(before: str, after: str) -> str:
     """The sentence of the prompt holding the value between ``before`` and ``after``."""
     start = max(before.rfind(". "), before.rfind("? "), before.rfind("! "), -1) + 1
@@ -660,6 +693,8 @@ def tense(before: str, after: str) -> str:
     "my phone was stolen last week"), ``present`` for one about what is going on now (a verb
     in -ing after "is"/"how's", nothing pointing ahead or back: "how's my portfolio doing
     today"), else ``future``."""
+    if _DONE_JUST_BEFORE_RE.search(before[-_NEAR:]):
+        return "past"
     sentence = sentence_around(before, after)
     if _FUTURE_RE.search(sentence):
         return "future"

@@ -1,0 +1,47 @@
+"""Round eight of issue #14 (self_correction): wrong values that agree with their sentence."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from perturb.generate.perturbations._wrong import tense, wrong_count
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        # a past verb right before the value: what happened, whatever a later clause asks
+        ("hey the cake we picked up ", " was chocolate its for tonight can you make another", "past"),
+        ("I just sent it ", " and can you confirm", "past"),
+        # wanting or a preposition pointing ahead says nothing: the sentence decides
+        ("I wanted it ", " if you can", "future"),
+        ("we paid for ", " can you deliver", "future"),
+    ],
+)
+def test_tense_reads_the_verb_right_before_the_value(before: str, after: str, expected: str) -> None:
+    assert tense(before, after) == expected
+
+
+def test_one_singular_s_noun_takes_es_after_a_higher_count() -> None:
+    assert {wrong_count("one canvas", random.Random(seed)) for seed in range(20)} == {
+        "two canvases",
+        "three canvases",
+    }
+    assert {wrong_count("1 lens", random.Random(seed)) for seed in range(20)} == {"2 lenses", "3 lenses"}
+
+
+@pytest.mark.parametrize("value", ["one series", "one kids meal", "one glasses"])
+def test_one_with_a_noun_that_cannot_agree_is_refused(value: str) -> None:
+    assert wrong_count(value, random.Random(0)) is None
+
+
+def test_a_range_word_is_not_a_counted_noun() -> None:
+    out = {wrong_count("from 2 till 3", random.Random(seed)) for seed in range(20)}
+    assert out == {"from 1 till 3"}
+
+
+def test_whole_days_of_hours_move_by_a_day() -> None:
+    out = {wrong_count("48 hours", random.Random(seed)) for seed in range(20)}
+    assert out == {"24 hours", "72 hours"}
