@@ -19,8 +19,11 @@ def entries(prompt: str, place: str) -> set[str]:
 def test_no_apology_or_pleasantry_before_a_bare_order() -> None:
     assert entries("Renew my library card for another year.", "polite") == set()
     assert entries("Hi there. Book a window seat on the morning ferry.", "polite") == set()
+    # a verb outside the verb list before an object is a bare order too
+    assert entries("Fold the towels and stack them on the shelf.", "polite") == set()
     # before a question, a described problem or a "Please ..." request the openers stay
     for prompt in (
+        "Order 5521 arrived today with a cracked lid. Can you send a new one?",
         "Do you repair vintage radios? Mine has stopped working.",
         "My kettle stopped working after a week. What can I do?",
         "Please renew my library card for another year.",
@@ -57,3 +60,11 @@ def test_a_lead_ending_in_so_only_before_a_message_that_asks() -> None:
     assert story and not {s for s in story if s.endswith(" so")}, story
     asks = entries("can you tell me if the garden fence paint comes with any kind of guarantee", "lead")
     assert "tried the app but couldnt work it out so" in asks
+
+
+def test_no_offer_to_explain_more_after_a_follow_up() -> None:
+    follow_up = "Actually, could you make it the later slot? The earlier one clashes with school pickup."
+    assert entries(follow_up, "closing") == set()
+    assert "Thanks." in entries(follow_up, "thanks")
+    fresh = "Could you make it the later slot? The earlier one clashes with school pickup."
+    assert "Happy to explain more." in entries(fresh, "closing")

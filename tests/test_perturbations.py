@@ -1348,8 +1348,11 @@ def test_distractor_fits_the_kind_of_message() -> None:
     only_q = set(load_data("distractors")["opening_question"]) | set(
         load_data("distractors")["closing_question"]
     )
+    # (round eight: a follow-up gets no offer to explain more either, so one that already
+    # thanks has nothing left that fits and is refused)
+    with pytest.raises(SkipGeneration):
+        gen(_task("Thanks for the quick reply earlier. Can you also add a second bag?"), "distractor", 1.0, 0)
     for prompt in (
-        "Thanks for the quick reply earlier. Can you also add a second bag?",
         "Following up on my refund from last week. Any news?",
         "Oh and can you add a second bag?",
     ):

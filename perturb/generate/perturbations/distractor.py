@@ -10,7 +10,8 @@ is refused rather than given a misfit:
 * ``voice`` (opens with a wake word: "Alexa, ...", "Hey Google, ..."): a spoken filler
   (``voice_filler``: "um,") and/or an aside (``voice_aside``: "before I forget,";
   ``voice_aside_question``: "quick question," when it asks something) right after the wake
-  word. Nothing typed goes before the wake word and no written sign-off ("Thanks in advance.",
+  word ("before I forget," never before an urgent request: "... I'm locked out"). Nothing
+  typed goes before the wake word and no written sign-off ("Thanks in advance.",
   "Happy to give more details.") after the command: reviewers rejected both.
 * ``command`` (one sentence, no final punctuation: "Book me a check-up ..."): one ``spoken``
   lead-in ("Okay, before I forget,"). No background given as the reason ("The dog's finally
@@ -25,20 +26,24 @@ is refused rather than given a misfit:
 * ``lower`` (opens in lower case): one ``lower_lead`` before it ("hi sorry to bother you,") —
   none when it already opens with a greeting, one or two words ("hey", "hi there") before a
   short command — and one ``lower_tail`` after it ("thanks in advance"), lower case like the
-  message; ``lower_tail_help`` ("any help appreciated thanks") not after a short command,
-  where there is nothing to help with.
+  message (a lead ending in "so" only before a message that opens by asking, never before a
+  story: "couldnt find it on the website so we had 3 trees taken down");
+  ``lower_tail_help`` ("any help appreciated thanks") not after a short command, where there
+  is nothing to help with.
 * ``written`` (the rest): a ``greeting`` ("Hi,", only when the first word is a function word:
-  not before a bare order or a name), one ``polite`` sentence ("Sorry to bother you.") and up
-  to two ``opening`` sentences (how they came to write: "I'd rather sort this out by message
-  than wait on hold.") before its first sentence — after a greeting sentence ("Hi there."),
-  never when the first sentence opens with a greeting ("Hello, I was charged …") or continues a
-  conversation ("Actually, ...", "Thanks for the quick reply. ...", "Following up ..."); then,
-  only after two or more sentences that are not all bare orders, one ``closing`` (an offer or a
-  hedge: "Happy to give more details if needed."; ``closing_explained``, "I hope that makes
-  sense.", only after three or more), and at most one ``thanks`` (only when it ends in
-  punctuation; no thanks when the message already thanks, nothing at all after a closing thanks
-  or sign-off). Nothing is ever inserted between two of the user's sentences, so nothing splits
-  a request from its reason or a sentence that refers back.
+  not before a bare order or a name), one ``polite`` sentence ("Sorry to bother you."; none
+  before a bare order: "Sorry to bother you. Book ..." reads incongruent) and up to two
+  ``opening`` sentences (how they came to write: "I'd rather sort this out by message than wait
+  on hold."; none about a partner or family in a work request or a dispute) before its first
+  sentence — after a greeting sentence ("Hi there."), never when the first sentence opens with
+  a greeting ("Hello, I was charged …") or continues a conversation ("Actually, ...", "Thanks
+  for the quick reply. ...", "Following up ..."); then, only after two or more sentences that
+  are not all bare orders nor a follow-up, one ``closing`` (an offer or a hedge: "Happy to give
+  more details if needed."; ``closing_explained``, "I hope that makes sense.", only after three
+  or more), and at most one ``thanks`` (only when it ends in punctuation; no thanks when the
+  message already thanks, nothing at all after a closing thanks or sign-off). Nothing is ever
+  inserted between two of the user's sentences, so nothing splits a request from its reason or
+  a sentence that refers back.
 
 Entries hold no number, date, weekday, month, time, money, email, URL, ID, quoted text, place
 name or stated preference (a test checks every entry with the protected-value detectors); per
@@ -73,6 +78,7 @@ from perturb.generate.perturbations._text import (
     sentence_spans,
     words,
 )
+from perturb.generate.perturbations.register import opens_with_bare_order
 from perturb.generate.slots import find_protected
 
 _STOP = frozenset(
@@ -340,14 +346,6 @@ such a message may follow a lead that ends in "so" ("tried the app but couldnt w
 so"); before a story ("we had 3 trees taken down ...") the "so" makes a false causal link."""
 
 
-def _opens_with_order(masked: str) -> bool:
-    """True for a message whose first word is a bare order's verb ("Book a table ...", not
-    "Please book ..."): an apology or a pleasantry before it reads incongruent ("Sorry to
-    bother you. Book a table ...")."""
-    m = re.match(r"\W*([A-Za-z]+)", masked)
-    return m is not None and m.group(1).lower() in _action_verbs()
-
-
 def _without(entries: tuple[tuple[str, int], ...], pattern: re.Pattern[str]) -> tuple[tuple[str, int], ...]:
     """The entries that do not match ``pattern``."""
     return tuple((s, n) for s, n in entries if not pattern.search(s))
@@ -426,16 +424,20 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     polite: tuple[tuple[str, int], ...] = ()
     opening: tuple[tuple[str, int], ...] = ()
     if not follow_up and (not _GREETING_RE.match(masked) or greeted):
-        polite = () if _opens_with_order(masked[body:]) else _allowed("polite", banned)
+        # "Sorry to bother you. Book a table ..." reads incongruent: no apology or pleasantry
+        # before a bare order (still before a question, a problem or a "Please ..." request)
+        polite = () if opens_with_bare_order(masked[body:]) else _allowed("polite", banned)
         opening = _allowed("opening", banned)
         if _WORK_OR_DISPUTE_RE.search(masked):
             opening = _without(opening, _FAMILY_RE)
     tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _SIGN_OFF_RE.search(last)
     closing: tuple[tuple[str, int], ...] = ()
     told = len(spans) - greeted  # "Hi there. Do you deliver?" is one sentence
-    if tail_ok and told > 1 and not _orders_only(masked[body:]):
+    # "Actually, can you move it ...? Nobody's home till 2." follows up an earlier message: an
+    # offer to explain more has nothing new to refer to
+    if tail_ok and told > 1 and not follow_up and not _orders_only(masked[body:]):
         closing = _allowed("closing", banned)
-    if tail_ok and told >= EXPLAINED:
+    if tail_ok and told >= EXPLAINED and not follow_up:
         closing += _allowed("closing_explained", banned)
     return [
         _Group("greeting", greeting, 1),

@@ -490,6 +490,21 @@ def _names_subject(after_word: str) -> bool:
     return _SUBJECT_VERB_RE.match(after_word) is not None
 
 
+def opens_with_bare_order(sentence: str) -> bool:
+    """Whether ``sentence`` opens with a bare order, no "please" or question before it: a
+    listed verb that does not name a record or a subject ("Book a table ...", not "Order
+    X arrived today" nor "Order number X."), or another verb before an object ("Use my promo
+    code X", "Enlarge the photo to A3", "Reprint order X"; see :func:`_imperative`)."""
+    verbs = set(load_data("paraphrase")["action_verbs"])
+    word = re.match(r"\W*([A-Za-z]+)", sentence)
+    if word is None:
+        return False
+    after = sentence[word.end() :]
+    if word.group(1).lower() in verbs:
+        return not (heads_label(after) or _names_subject(after) or _labels_record(word.group(1), after))
+    return _imperative(sentence[word.start(1) :], verbs)
+
+
 def _one_command(masked: str) -> bool:
     """A short one-sentence order, with or without "please"/"can you" and a full stop ("Set an
     alarm for 6:30 tomorrow.", "Can you remind me to X?"): what a user says to a device, so no
