@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from perturb.generate.perturbations._wrong import tense, wrong_count
+from perturb.generate.perturbations._wrong import tense, wrong_count, wrong_value
 
 
 @pytest.mark.parametrize(
@@ -45,3 +45,25 @@ def test_a_range_word_is_not_a_counted_noun() -> None:
 def test_whole_days_of_hours_move_by_a_day() -> None:
     out = {wrong_count("48 hours", random.Random(seed)) for seed in range(20)}
     assert out == {"24 hours", "72 hours"}
+
+
+def test_a_milestone_ordinal_is_not_misstated() -> None:
+    rng = random.Random(0)
+    assert wrong_count("70th", rng, " on Saturday", before="I'm organising my mum's ") is None
+    assert wrong_count("40th", rng, " anniversary dinner", before="for our ") is None
+
+
+def test_a_possessive_relative_date_never_becomes_earlier_this() -> None:
+    rng = random.Random(0)
+    assert wrong_value("last month's", "slot", rng, before="reorder ", after=" office lunch") is None
+
+
+def test_a_bare_hour_stays_on_the_twelve_hour_clock() -> None:
+    got = {
+        wrong_value(
+            "at 12", "slot", random.Random(seed), before="meant to be here ", after=" and we've got 14 people"
+        )
+        for seed in range(20)
+    }
+    assert got == {"at 10", "at 11"}
+    assert {wrong_value("12", "time", random.Random(seed)) for seed in range(20)} == {"10", "11"}

@@ -245,6 +245,16 @@ def wrong_count(
         n = NUMBER_WORDS.index(match.group().lower())
     year = m is not None and not money and re.fullmatch(r"\d{4}", m.group()) is not None and 1900 <= n <= 2100
     choices = _count_choices(n, counted, year)
+    if (
+        ordinal
+        and m
+        and n % 10 == 0
+        and _MILESTONE_RE.search(before + value[: match.start()], tail[2:] or after)
+    ):
+        return None  # "my mum's 70th", "our 40th anniversary": nobody misstates a milestone
+    if not inside and not money and n <= 12 and _CLOCK_RE.search(before + value[: match.start()]):
+        # "at 12", "between 12 and 2": an hour on a 12-hour clock stays on it (never "at 14")
+        choices = [c for c in choices if 1 <= c <= 12]
     if ordinal and m:
         # an ordinal: a day of the month ("the 25th" -> "the 24th", never "the 35th") or a
         # floor, a place in a queue: the one next to it
@@ -319,6 +329,22 @@ def wrong_count(
     return out
 
 
+class _Milestone:
+    """An ordinal that names a birthday or an anniversary: after a possessive ("my mum's
+    70th") or before the word ("40th anniversary")."""
+
+    _OWNER = re.compile(r"['’]s\s+$")
+    _EVENT = re.compile(r"\s*(?:birthday|anniversary|jubilee)\b", re.I)
+
+    def search(self, before: str, after: str) -> bool:
+        return bool(self._OWNER.search(before) or self._EVENT.match(after))
+
+
+_MILESTONE_RE = _Milestone()
+
+_CLOCK_RE = re.compile(r"\b(?:at|between|from|by|until|till|before|after)\s+$", re.I)
+"""Words before a bare number that make it an hour of the clock ("here at 12")."""
+
 _ONLY_RE = re.compile(r"\bonly\s+(?:got\s+|received\s+|have\s+|had\s+)?$", re.I)
 
 
@@ -335,8 +361,9 @@ def _inside_name(before: str, after: str) -> bool:
 
 def _wrong_time(value: str, rng: random.Random, others: Collection[str] = ()) -> str | None:
     """An hour or two earlier or later, in the same half of the day ("9am" -> "10am", never
-    "12am" for "11am" nor "1pm" for "11am"), on the same side of every other time stated in
-    the sentence (a range stays a range: "between 9 and 11")."""
+    "12am" for "11am" nor "1pm" for "11am"; a bare hour up to 12 stays on the 12-hour clock),
+    on the same side of every other time stated in the sentence (a range stays a range:
+    "between 9 and 11")."""
     m = re.match(r"(\d{1,2})(.*)$", value)
     if not m:
         return None
@@ -346,6 +373,9 @@ def _wrong_time(value: str, rng: random.Random, others: Collection[str] = ()) ->
         choices = [] if "a" in m.group(2).lower() else [1, 2]
     elif twelve:
         choices = [h for h in range(1, 12) if h != hour and abs(h - hour) <= 2]
+    elif hour <= 12 and not re.match(r"\s*[:.h]\d", m.group(2)):
+        # a bare hour ("here at 12", "between 12 and 2") is on a 12-hour clock: never "at 14"
+        choices = [h for h in range(1, 13) if h != hour and abs(h - hour) <= 2]
     else:
         choices = [h for h in range(0, 24) if h != hour and abs(h - hour) <= 2]
     hours = []
@@ -710,8 +740,8 @@ def _wrong_relative(value: str, when: str = "future") -> str | None:
         m = re.search(rf"\b{phrase}\b", value, re.I)
         if m:
             other = ways[1 if when == "past" else 0]
-            if other is None:
-                return None
+            if other is None or (other.startswith("earlier") and re.match(r"['’]s\b", value[m.end() :])):
+                return None  # "last month's lunch" is never "earlier this month's lunch"
             new = match_first_case(m.group(), other)
             return value[: m.start()] + new + value[m.end() :]
     return None
