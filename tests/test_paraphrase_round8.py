@@ -55,3 +55,11 @@ def test_what_a_named_business_charges_or_when_it_closes_is_asked_indirectly() -
         "Alexa, what time does the Leeds branch of Pinecrest close today?", {"company": "Pinecrest"}
     )
     assert got == ["Alexa, tell me what time the Leeds branch of Pinecrest closes today."]
+
+
+def test_a_named_shop_on_a_named_street_is_one_subject() -> None:
+    got = variants(
+        "Hey Siri, when does Pip's Deli on Hill Street close?",
+        {"company": "Pip's Deli", "street": "Hill Street"},
+    )
+    assert got == ["Hey Siri, tell me when Pip's Deli on Hill Street closes."]

@@ -823,7 +823,8 @@ _WH_IT_RE = re.compile(
 )
 _WH_DOES_RE = re.compile(
     _WH + r" (?P<aux>does) (?P<np>(?:(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
-    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?)|\ue000[^\ue001]*\ue001)"
+    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?)"
+    r"|\ue000[^\ue001]*\ue001(?: (?:on|in|at) \ue000[^\ue001]*\ue001)?)"
     r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come|charge)s?"
     r"(?: (?:in|on|at|for|this|next|today|tomorrow|tonight|\ue000)[^?]*)?)$"
 )
