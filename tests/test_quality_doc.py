@@ -70,7 +70,13 @@ def test_the_page_has_an_epsilon_table_for_every_set_and_a_targets_table_for_eve
         for root, tag in LABELLED
         if tag != "before"
         or root
-        in ("benchmarks/heldout2", "benchmarks/heldout3", "benchmarks/heldout4", "benchmarks/heldout5", "benchmarks/heldout6")
+        in (
+            "benchmarks/heldout2",
+            "benchmarks/heldout3",
+            "benchmarks/heldout4",
+            "benchmarks/heldout5",
+            "benchmarks/heldout6",
+        )
     }
 
 
