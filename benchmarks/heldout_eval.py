@@ -8,6 +8,7 @@ working when the package's internals move.
   python3 benchmarks/heldout_eval.py show --tag before [--task bank-001] [--cls typo]
   python3 benchmarks/heldout_eval.py table --tag before [--json]
   python3 benchmarks/heldout_eval.py targets --tag after      # issue #14's targets, with counts
+  python3 benchmarks/heldout_eval.py check                    # the task file's invariants and tag counts
 
 `--root DIR` (before the mode) measures another set laid out the same way, e.g. the
 development set: `python3 benchmarks/heldout_eval.py --root benchmarks/dev generate --tag dev`
@@ -23,7 +24,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent / "heldout"
@@ -345,6 +346,71 @@ def cmd_targets(args) -> None:
     print(targets_table(args.tag))
 
 
+WAKE_WORDS = ("Alexa,", "Hey Siri,", "Siri,", "OK Google,", "Hey Google,")
+
+
+def check_table() -> str:
+    """Assert the set's invariants and return its tag-count table (what a set's README quotes).
+
+    Invariants: unique task ids, the same number of tasks per domain prefix, every slot value
+    verbatim in its prompt, and ``correctable.json`` listing every id exactly once (in
+    ``correctable`` or ``not_correctable``). Raises ``SystemExit`` with the first violation.
+    """
+    tasks = [t for path in sorted((ROOT / "tasks").glob("*.jsonl")) for t in read_jsonl(path)]
+    ids = [t["id"] for t in tasks]
+    problems = []
+    if len(set(ids)) != len(ids):
+        problems.append("task ids are not unique")
+    per_domain = Counter(i.rsplit("-", 1)[0] for i in ids)
+    if len(set(per_domain.values())) > 1:
+        problems.append(f"domains have different sizes: {dict(per_domain)}")
+    for t in tasks:
+        for name, value in t.get("slots", {}).items():
+            if value not in t["prompt"]:
+                problems.append(f"{t['id']}: slot {name}={value!r} is not in the prompt")
+    corr = json.loads((ROOT / "correctable.json").read_text("utf-8"))
+    if sorted(corr["correctable"] + list(corr.get("not_correctable", []))) != sorted(ids):
+        problems.append("correctable.json must list every task id exactly once")
+    if problems:
+        raise SystemExit(f"error: {ROOT.name}: " + "; ".join(problems))
+
+    def count(*tags: str) -> int:
+        return sum(all(tag in t["tags"] for tag in tags) for t in tasks)
+
+    wake = sum("one-liner" in t["tags"] and t["prompt"].startswith(WAKE_WORDS) for t in tasks)
+    standalone = sum(
+        "question" in t["tags"] and not {"one-liner", "chat", "lowercase"} & set(t["tags"]) for t in tasks
+    )
+    n_slots = sum(len(t.get("slots", {})) for t in tasks)
+    with_slots = sum(bool(t.get("slots")) for t in tasks)
+    return "\n".join(
+        [
+            f"{len(tasks)} tasks in {len(per_domain)} domains ({', '.join(f'`{d}-`' for d in per_domain)}),"
+            f" {n_slots} slots in {with_slots} tasks, {len(corr['correctable'])} correctable",
+            "",
+            "| tag | tasks | of which |",
+            "| --- | --- | --- |",
+            f"| `one-liner` | {count('one-liner')} | {wake} with a wake word,"
+            f" {count('one-liner', 'question')} also `question`,"
+            f" {count('one-liner', 'back-reference')} also `back-reference` |",
+            f"| `chat` (2–4 sentences) | {count('chat')} |"
+            f" {count('chat', 'back-reference')} `back-reference`,"
+            f" {count('chat', 'question')} ending in a `question` |",
+            f"| `lowercase` (unpunctuated) | {count('lowercase')} |"
+            f" {count('lowercase', 'question')} also `question`,"
+            f" {count('lowercase', 'back-reference')} also `back-reference` |",
+            f"| `question` | {count('question')} | {standalone} standalone questions,"
+            f" {count('chat', 'question')} chat messages,"
+            f" {count('lowercase', 'question')} lower-case messages,"
+            f" {count('one-liner', 'question')} one-liners |",
+        ]
+    )
+
+
+def cmd_check(args) -> None:
+    print(check_table())
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--root", help="set directory (default: benchmarks/heldout)")
@@ -367,6 +433,7 @@ def main() -> None:
     e.add_argument("--tag", required=True)
     v = sub.add_parser("targets", help="issue #14's targets per class with counts (needs labels)")
     v.add_argument("--tag", required=True)
+    sub.add_parser("check", help="assert the task file's invariants and print its tag counts (no generator)")
     args = p.parse_args()
     if args.root:
         use_root(Path(args.root))
@@ -376,6 +443,7 @@ def main() -> None:
         "table": cmd_table,
         "epsilon": cmd_epsilon,
         "targets": cmd_targets,
+        "check": cmd_check,
     }[args.mode](args)
 
 

@@ -231,3 +231,37 @@ def test_coverage_table_now_figures_are_the_committed_runs() -> None:
                 )
             checked += 1
     assert checked == 6 * len(SETS)
+
+
+@pytest.mark.parametrize("root", ["benchmarks/heldout5", "benchmarks/heldout6"])
+def test_the_set_readme_shows_what_the_check_mode_counts(root: str) -> None:
+    """A held-out set's README quotes the tag table and the slot count that `heldout_eval.py
+    check` computes from its task file (which also asserts the file's invariants)."""
+    module = _eval_module()
+    module.use_root(REPO / root)
+    out = module.check_table()
+    readme = (REPO / root / "README.md").read_text("utf-8")
+    table = "\n".join(line for line in out.splitlines() if line.startswith("|"))
+    assert table in readme
+    head = re.fullmatch(
+        r"(\d+) tasks in \d+ domains \(.*\), (\d+) slots in (\d+) tasks, (\d+) correctable",
+        out.splitlines()[0],
+    )
+    assert head is not None, out.splitlines()[0]
+    assert f"{head.group(2)} slots in {head.group(3)} tasks" in readme
+
+
+def test_the_check_mode_names_a_slot_that_is_not_in_its_prompt(tmp_path: Path) -> None:
+    root = tmp_path / "set"
+    (root / "tasks").mkdir(parents=True)
+    tasks = [
+        {"id": "a-001", "prompt": "Pay $5 on Friday", "slots": {"day": "Friday"}, "tags": ["one-liner"]},
+        {"id": "b-001", "prompt": "Pay $5 on Friday", "slots": {"day": "Monday"}, "tags": ["one-liner"]},
+    ]
+    (root / "tasks" / "t.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks), "utf-8")
+    (root / "correctable.json").write_text(json.dumps({"correctable": ["a-001", "b-001"]}), "utf-8")
+    module = _eval_module()
+    module.use_root(root)
+    with pytest.raises(SystemExit) as err:
+        module.check_table()
+    assert str(err.value) == "error: set: b-001: slot day='Monday' is not in the prompt"
