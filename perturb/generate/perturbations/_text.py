@@ -403,3 +403,21 @@ def kendall_distance(order: Sequence[int]) -> float:
 def rounded(value: float) -> float:
     """ε as recorded: rounded to 4 decimals (stable bytes across platforms)."""
     return round(float(value), 4)
+
+
+WAKE_WORD_RE = re.compile(
+    r"^\s*(?:"
+    r"(?:hey|ok|okay)\s+(?:alexa|siri|google|cortana|bixby)\b\s*,?"
+    r"|(?:alexa|siri|google|cortana|bixby)\s*,"
+    r"|(?:alexa|siri|cortana|bixby)\s+(?=[a-z])(?!\w+(?:ed|s)\b|(?:is|was|has|had|can't|won't|doesn't|didn't)\b)"
+    r")\s*",
+    re.I,
+)
+"""A voice command's wake word and the comma after it ("Alexa, ", "Hey Google, "). The comma
+may be missing after "Hey"/"OK" ("OK Google turn the lights off") and before a verb that reads
+as an order ("Alexa set a timer"); a bare "Google" needs it (it is also a verb: "Google the
+nearest pharmacy"), and a name followed by a past or third-person verb is the subject of a
+sentence about the assistant, not a wake word ("Alexa stopped playing music", "Siri keeps
+mishearing me", "Google Docs keeps logging me out"). The one owner for distractor, reorder
+and typo.
+"""

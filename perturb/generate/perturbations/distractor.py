@@ -71,6 +71,7 @@ from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant, load_data
 from perturb.generate.perturbations._text import (
+    WAKE_WORD_RE,
     decapitalize_first,
     inserted_count,
     message_style,
@@ -253,11 +254,7 @@ def _allowed(key: str, banned: frozenset[str]) -> tuple[tuple[str, int], ...]:
     return tuple((s, n) for s, content, n in pool(key) if not (content & banned))
 
 
-WAKE_RE = re.compile(
-    r"^\s*(?:(?:hey|ok|okay)\s+(?:alexa|siri|google|cortana|bixby)|alexa|siri|cortana|bixby)\b\s*,?\s*", re.I
-)
-"""A voice command's wake word and the comma after it, if any ("Alexa, ", "Hey Google ", never
-a bare "Google", which is also a verb)."""
+WAKE_RE = WAKE_WORD_RE
 _REQUEST_QUESTION_RE = re.compile(
     r"^\W*(?:(?:oh|and|so|also|please|hi|hello|hey)\W+)*(?:can|could|would|will)\s+"
     r"(?:you|u|someone|somebody|anyone|anybody)\b",

@@ -57,6 +57,7 @@ from perturb.generate.perturbations._context import (
 )
 from perturb.generate.perturbations._text import (
     BACK_REFERENCE_RE,
+    WAKE_WORD_RE,
     capitalize_first,
     decapitalize_first,
     rounded,
@@ -937,6 +938,8 @@ def _split_unit(
             merged[-1] += ", " + c
         else:
             merged.append(c)
+    if not merged:  # nothing but punctuation ("Hi, ?", "Alexa, ?"): nothing to move
+        return Unit([Clause(body)], end, False, False)
     clause_list = [split_phrases(c, timeish, past) for c in merged]
     for clause in clause_list:
         clause.timed = [_has_time(_TOKEN_RE.findall(p), timeish) for p in clause.phrases]
@@ -1363,10 +1366,7 @@ _GREETING_RE = re.compile(
 _SIGN_OFF_RE = re.compile(r"^(?:thanks|thank you|many thanks|cheers|regards|best)\b", re.I)
 
 
-_WAKE_WORD_RE = re.compile(
-    r"^\s*(?:(?:hey|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby)[,!.]?\s+(?=\S)",
-    re.I,
-)
+_WAKE_WORD_RE = WAKE_WORD_RE
 """A voice assistant's wake word ("Alexa,", "Hey Google,"): it addresses the assistant and
 stays first, like a greeting; nothing moves in front of it."""
 

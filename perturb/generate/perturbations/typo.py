@@ -15,7 +15,8 @@ word with a digit. The slips:
 * ``misspell``: a common misspelling of a general word ("receive" -> "recieve",
   "definitely" -> "definately", "tomorrow" -> "tommorow"; :data:`MISSPELLINGS`);
 * ``apostrophe``: a contraction typed without its apostrophe ("don't" -> "dont",
-  "it's" -> "its"), never when that makes another word ("we'll" -> "well", "I'd" -> "Id");
+  "it's" -> "its": people type these even where the result is a word), never where the word
+  would change what is said ("we'll" -> "well", "I'd" -> "Id"; :data:`_APOSTROPHE_CLASH`);
 * ``transpose``: two adjacent, different letters swapped, never the first letter and never
   next to a double letter ("the" -> "teh", "Could" -> "Cuold"; not "bill" -> "blil"), the only
   slip a word of three or four letters gets, and at most half of a message's slips land on
@@ -58,7 +59,7 @@ import re
 from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
-from perturb.generate.perturbations._text import WORD_RE, altered_share, rounded, words
+from perturb.generate.perturbations._text import WAKE_WORD_RE, WORD_RE, altered_share, rounded, words
 
 SHARE_AT_LEVEL_ONE = 0.5
 """The slip share that level 1.0 stands for: level ``ℓ`` asks for slips on ``ℓ × 0.5`` of the
@@ -66,6 +67,8 @@ eligible words and ε is the measured share ÷ 0.5, so ε sits on the level wher
 realistic (0.5 asks for one word in four, the densest a real message gets)."""
 MAX_DENSITY = 4
 """At most one slipped word in this many eligible words."""
+MAX_WORD = 30
+"""Longer letter runs are not words a person types (and trying every slip of one is quadratic)."""
 MAX_SLIPS = 4
 """At most this many slipped words in one message, however long: five or more read as machine
 noise, not as a person typing fast."""
@@ -216,7 +219,7 @@ def edit_word(word: str, rng: random.Random) -> tuple[str, str] | None:
     """One slip a person makes in ``word``: ``(new word, op)``, or None when no slip fits it
     (a name, an acronym, a number, a two-letter word, or every slip makes another word)."""
     plain = word.replace("’", "'")
-    if not plain.replace("'", "").isalpha() or not plain[1:].islower() or len(plain) < 2:
+    if not plain.replace("'", "").isalpha() or not plain[1:].islower() or not 2 <= len(plain) <= MAX_WORD:
         return None
     lower = plain.lower()
     if lower in MISSPELLINGS:
@@ -252,7 +255,6 @@ def _sentence_initial(masked: str, start: int) -> bool:
     return i == 0 or masked[i - 1] in ".!?"
 
 
-WAKE_WORD_RE = re.compile(r"^\s*(?:(?:hey|hi|ok|okay)\s+)?(?:alexa|siri|google|cortana|bixby)\b", re.I)
 """A message that opens by addressing a voice assistant: a speech transcript."""
 
 
