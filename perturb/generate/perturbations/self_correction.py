@@ -169,11 +169,12 @@ def _capital_by_position(ctx: TaskContext, span: Span, kind: str) -> bool:
 
 _FAMILY_FACT_RE = re.compile(
     r"\bmy\s+(?:wife|husband|partner|son|daughter|child|kid|baby|mum|mom|mother|dad|father|"
-    r"brother|sister|grandma|grandmother|grandad|grandpa|grandfather)\b[^,.;:!?]*\b(?:is|was|turns|turned)\s+$",
+    r"brother|sister|grandma|grandmother|grandad|grandpa|grandfather)\b(?:,[^,.;:!?]*,)?[^,.;:!?]*"
+    r"\b(?:is|was|turns|turned)\s+$",
     re.I,
 )
-"""A fact about the user's own family ("my daughter Lena is 8"): nobody misstates their own
-child's age."""
+"""A fact about the user's own family ("my daughter Lena is 8", "My son, Leo, is 9"): nobody
+misstates their own child's age."""
 _FACT_REACH = 120
 """How far before a value :data:`_FAMILY_FACT_RE` looks for "my <relative> … is": a bounded
 window keeps the check linear in the prompt (searching the whole prefix for every value made
@@ -188,6 +189,19 @@ _KNOWN_FACT_RE = re.compile(
 )
 """A value nobody misstates: a birth date ("he was born on 8 March 2024"), the present time
 read off a clock ("it's now half eight"), or a child's age said again ("my daughter, she's 7")."""
+
+
+_NOW_RE = re.compile(
+    r"\bit(?:['’]s|\s+is)\s+(?:now\s+)?(?:(?:nearly|almost|about|around|gone|past|just\s+(?:after|gone|past))\s+)?$",
+    re.I,
+)
+_CLOCK_RE = re.compile(
+    r"(?:(?:nearly|almost|about|around|gone|past|just\s+(?:after|gone|past))\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?",
+    re.I,
+)
+_NOW_END_RE = re.compile(r"\s*(?:$|[.,;:!?)—–]|(?:and|but|so|already)\b)", re.I)
+"""The time now, read off a clock ("it's nearly 5.", "It's 11:15 and nothing yet"): the one
+waiting knows it, so it is never misstated."""
 
 
 _AGE_RE = re.compile(r"(?:\b(?:he|she|they|I)(?:['’]s|['’]re|['’]m|\s+is|\s+are|\s+am)|\baged)\s+$", re.I)
@@ -222,7 +236,7 @@ another noun ("double yellows", "a single parent", "twin brother")."""
 
 def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     """Values nobody misstates, whatever their type: a fact about the user's family or the
-    user's own (an age, a birth date, the time now), a value stated as what something is not,
+    user's own (an age, a birth date, the time now: "it's nearly 5"), a value stated as what something is not,
     a room type's word used for something else ("double yellows")."""
     before = ctx.prompt[max(0, span.start - 60) : span.start]
     after = ctx.prompt[span.end : span.end + 40]
@@ -231,6 +245,8 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     ) or _KNOWN_FACT_RE.search(before):
         return True
     if re.fullmatch(r"\d{1,3}", span.text.strip()) and _AGE_RE.search(before) and _AGE_END_RE.match(after):
+        return True
+    if _NOW_RE.search(before) and _CLOCK_RE.fullmatch(span.text.strip()) and _NOW_END_RE.match(after):
         return True
     if _CONTRAST_RE.search(before) or _CONTRASTED_RE.match(after):
         return True
