@@ -398,7 +398,7 @@ def test_self_correction_final_value_is_canonical_with_several_phrasings() -> No
     assert phrasings == set(self_correction.PHRASINGS)
 
 
-def test_self_correction_level_one_corrects_once_per_sentence_at_most_twice() -> None:
+def test_self_correction_level_one_corrects_once_unless_the_message_is_long() -> None:
     # one sentence holds one slip however high the level: two in "Book me a flight to Delhi on
     # Friday, economy class, under £300" read like someone who cannot type
     for seed in range(10):
@@ -407,6 +407,7 @@ def test_self_correction_level_one_corrects_once_per_sentence_at_most_twice() ->
         assert measure_epsilon(FLIGHT, "self_correction", v.text) == pytest.approx(
             round((len(words(v.text)) - 12) / 12, 4)
         )
+    # a chat message of two to four sentences holds one slip too (two read generated)
     chat = _task(
         "Hi, I need to move my delivery to Thursday because I'm away. The order number is 48213 "
         "and the driver should ring before 5 pm.",
@@ -414,14 +415,39 @@ def test_self_correction_level_one_corrects_once_per_sentence_at_most_twice() ->
         order="48213",
         time="5 pm",
     )
+    for seed in range(20):
+        assert len(gen(chat, "self_correction", 1.0, seed).details["corrections"]) == 1
+    # a long message (five sentences, fifty words or more) may hold two, in sentences that are
+    # not next to each other, each with a short phrasing
+    sentences = [
+        "Hi there, I need to move my delivery to Thursday because I'm away for work all week.",
+        "My neighbour has a key but she is out most days.",
+        "The order number is 48213 and it is a large fridge.",
+        "Someone will need to carry it up two flights of stairs.",
+        "Could the driver ring me before 5 pm so I can let him in?",
+    ]
+    finals = {"day": "Thursday", "order": "48213", "time": "5 pm"}
+    long = _task(
+        "Hi there, I need to move my delivery to Thursday because I'm away for work all week. "
+        "My neighbour has a key but she is out most days. The order number is 48213 and it is a "
+        "large fridge. Someone will need to carry it up two flights of stairs. Could the driver "
+        "ring me before 5 pm so I can let him in?",
+        day="Thursday",
+        order="48213",
+        time="5 pm",
+    )
     pairs = 0
     for seed in range(20):
-        v = gen(chat, "self_correction", 1.0, seed)
+        v = gen(long, "self_correction", 1.0, seed)
         slots = [c["slot"] for c in v.details["corrections"]]
-        assert len(slots) <= 2 and slots.count("order") + slots.count("time") <= 1, v.text
+        assert len(slots) <= 2, v.text
         phrasings = [c["phrasing"] for c in v.details["corrections"]]
         assert len(set(phrasings)) == len(phrasings), v.text  # never the same words twice
-        pairs += len(slots) == 2
+        if len(slots) == 2:
+            pairs += 1
+            assert not set(phrasings) & self_correction.LONG, v.text
+            where = {slot: i for i, s in enumerate(sentences) for slot in slots if finals[slot] in s}
+            assert abs(where[slots[0]] - where[slots[1]]) >= 2, v.text
     assert pairs
 
 

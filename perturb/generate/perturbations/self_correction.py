@@ -24,9 +24,10 @@ stated value is always the canonical one:
 
 The dashed phrasings are not used in a sentence that already has a dash. A value after an
 article is restated with it ("a family of five... actually make that a family of four"), the
-first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat"). A message of
-one sentence or of twenty words or fewer gets one correction; a longer chat message at most
-two, in different sentences and with different phrasings.
+first article agreeing with the wrong value ("an 8-seat ... I mean a 6-seat"). A message gets
+one correction; only a long one (five sentences or more and fifty words or more) may get two,
+in sentences that are not next to each other, each with a short phrasing (never a long
+apology when there are two).
 
 ε = words added by the corrections ÷ words of the canonical prompt (capped at 1; 0 when no
 correction is stated): how much superseded material the agent has to discard. The generator
@@ -168,11 +169,12 @@ def _capital_by_position(ctx: TaskContext, span: Span, kind: str) -> bool:
 
 _FAMILY_FACT_RE = re.compile(
     r"\bmy\s+(?:wife|husband|partner|son|daughter|child|kid|baby|mum|mom|mother|dad|father|"
-    r"brother|sister|grandma|grandmother|grandad|grandpa|grandfather)\b[^,.;:!?]*\b(?:is|was|turns|turned)\s+$",
+    r"brother|sister|grandma|grandmother|grandad|grandpa|grandfather)\b(?:,[^,.;:!?]*,)?[^,.;:!?]*"
+    r"\b(?:is|was|turns|turned)\s+$",
     re.I,
 )
-"""A fact about the user's own family ("my daughter Lena is 8"): nobody misstates their own
-child's age."""
+"""A fact about the user's own family ("my daughter Lena is 8", "My son, Leo, is 9"): nobody
+misstates their own child's age."""
 _FACT_REACH = 120
 """How far before a value :data:`_FAMILY_FACT_RE` looks for "my <relative> … is": a bounded
 window keeps the check linear in the prompt (searching the whole prefix for every value made
@@ -187,6 +189,19 @@ _KNOWN_FACT_RE = re.compile(
 )
 """A value nobody misstates: a birth date ("he was born on 8 March 2024"), the present time
 read off a clock ("it's now half eight"), or a child's age said again ("my daughter, she's 7")."""
+
+
+_NOW_RE = re.compile(
+    r"\bit(?:['’]s|\s+is)\s+(?:now\s+)?(?:(?:nearly|almost|about|around|gone|past|just\s+(?:after|gone|past))\s+)?$",
+    re.I,
+)
+_CLOCK_RE = re.compile(
+    r"(?:(?:nearly|almost|about|around|gone|past|just\s+(?:after|gone|past))\s+)?\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?",
+    re.I,
+)
+_NOW_END_RE = re.compile(r"\s*(?:$|[.,;:!?)—–]|(?:and|but|so|already)\b)", re.I)
+"""The time now, read off a clock ("it's nearly 5.", "It's 11:15 and nothing yet"): the one
+waiting knows it, so it is never misstated."""
 
 
 _AGE_RE = re.compile(r"(?:\b(?:he|she|they|I)(?:['’]s|['’]re|['’]m|\s+is|\s+are|\s+am)|\baged)\s+$", re.I)
@@ -221,7 +236,7 @@ another noun ("double yellows", "a single parent", "twin brother")."""
 
 def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     """Values nobody misstates, whatever their type: a fact about the user's family or the
-    user's own (an age, a birth date, the time now), a value stated as what something is not,
+    user's own (an age, a birth date, the time now: "it's nearly 5"), a value stated as what something is not,
     a room type's word used for something else ("double yellows")."""
     before = ctx.prompt[max(0, span.start - 60) : span.start]
     after = ctx.prompt[span.end : span.end + 40]
@@ -230,6 +245,8 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     ) or _KNOWN_FACT_RE.search(before):
         return True
     if re.fullmatch(r"\d{1,3}", span.text.strip()) and _AGE_RE.search(before) and _AGE_END_RE.match(after):
+        return True
+    if _NOW_RE.search(before) and _CLOCK_RE.fullmatch(span.text.strip()) and _NOW_END_RE.match(after):
         return True
     if _CONTRAST_RE.search(before) or _CONTRASTED_RE.match(after):
         return True
@@ -334,11 +351,12 @@ def _tier(ctx: TaskContext, span: Span) -> int:
 
 
 def _apart(ctx: TaskContext, a: Span, b: Span) -> bool:
-    """Two corrections may share a variant only in different sentences: two slips in one
-    sentence read like someone who cannot type, and two in neighbouring clauses like a route."""
+    """Two corrections may share a variant only in sentences that are not next to each other:
+    two slips in one sentence read like someone who cannot type, and two in neighbouring
+    sentences or clauses like a route."""
     sa, _, _, _ = _clause_of(ctx, _masked_pos(ctx, a))
     sb, _, _, _ = _clause_of(ctx, _masked_pos(ctx, b))
-    return sa != sb
+    return abs(sa - sb) >= 2
 
 
 def _picks(ctx: TaskContext, slots: list[tuple[str, Span]], k: int, rng: random.Random) -> list[int]:
@@ -367,10 +385,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         )
     base = max(1, len(words(ctx.prompt)))
     lower = not re.search(r"[A-Z]", _unprotected(ctx))
-    # a short message holds one correction; a chat message of several sentences two at most,
-    # in different sentences (more reads like a person who cannot type)
-    sentences = len(sentence_spans(ctx.masked))
-    most = 1 if base <= 20 or sentences < 2 else 2
+    most = _most_corrections(ctx, base)
     # Draw plans (which slots, which wrong values, which phrasings) and keep the one whose
     # ε (added words / canonical words) is nearest the level; the draw order breaks ties.
     best: tuple[float, int, list[tuple[int, str, str]]] | None = None
@@ -401,6 +416,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             # long apology ("sorry, my mistake, I meant ... oops, that's wrong, I meant")
             used = {p for _, _, p in plan}
             names = [n for n in names if n not in used and not (n in LONG and used & LONG)]
+            if len(picked) > 1:
+                # two slips in one message read typed in a hurry: each caught with a few
+                # words, never a long apology ("oops, that's wrong, I meant")
+                names = [n for n in names if n not in LONG]
             plan.append((i, wrong, rng.choice(names)))
         if not plan:
             continue
@@ -437,6 +456,21 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     details: dict[str, Any] = dict(corrections[0])
     details["corrections"] = corrections
     return Variant(text=ctx.unmask(masked), details=details)
+
+
+LONG_MESSAGE_SENTENCES = 5
+"""Sentences a message needs before it may hold a second correction."""
+LONG_MESSAGE_WORDS = 50
+"""Words a message needs before it may hold a second correction."""
+
+
+def _most_corrections(ctx: TaskContext, base: int) -> int:
+    """How many corrections a message may hold: one, unless it is long (at least
+    :data:`LONG_MESSAGE_SENTENCES` sentences and :data:`LONG_MESSAGE_WORDS` words), then two.
+    Reviewers read two slips caught in a typed message of three or four sentences as
+    generated, whatever the phrasing; in a long one a second slip is plausible."""
+    sentences = len(sentence_spans(ctx.masked))
+    return 2 if sentences >= LONG_MESSAGE_SENTENCES and base >= LONG_MESSAGE_WORDS else 1
 
 
 def _unprotected(ctx: TaskContext) -> str:
@@ -632,8 +666,8 @@ SPEC = ClassSpec(
     max_level=1.0,
     length_ratio=(1.0, 2.5),
     epsilon="corrections / correctable slots (a correction: a plausible wrong value of the "
-    "same type, a correction phrase, then the canonical value; one correction at the default "
-    "level, several only in clauses that are not next to each other)",
+    "same type, a correction phrase, then the canonical value; one correction in a message, two "
+    "only in a long one, in sentences that are not next to each other)",
     generate=generate,
     measure=measure,
     llm_request=_llm_request,
