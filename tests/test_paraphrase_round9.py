@@ -268,3 +268,12 @@ def test_how_long_an_act_takes_is_asked_indirectly() -> None:
         "Do you know how long installation usually takes for a 4-panel system?",
         "I'd like to know how long installation usually takes for a 4-panel system.",
     ]
+
+
+def test_a_casual_run_ons_wh_question_keeps_its_casual_wrapper() -> None:
+    # only a yes/no "whether" wrapper clashes with a run-on; "what's X" asked for X stays
+    assert variants("whats my parcel status i ordered on monday") == [
+        "can you tell me my parcel status i ordered on monday",
+        "do you know my parcel status i ordered on monday",
+        "i'd like to know my parcel status i ordered on monday",
+    ]

@@ -492,8 +492,21 @@ def question_ops(
     lower = _lower_style(sentence)
     spoken = sentence[-1:] not in ".!?" and bool(_SPOKEN_QUESTION_RE.match(sentence))
     asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!") or spoken
-    if not asked or (lower and not sentence.endswith("?") and _runs_on(sentence)):
+    if not asked:
         return []
+    if lower and not sentence.endswith("?") and _runs_on(sentence):
+        # a yes/no question of a casual run-on is never wrapped in "could you tell me whether";
+        # "whats my refund status i filed ..." -> "can you tell me my refund status ..." stays
+        return [op for op in _question_ops(masked, start, end, rng, leads) if "whether" not in op[1][0][2]]
+    return _question_ops(masked, start, end, rng, leads)
+
+
+def _question_ops(
+    masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]]
+) -> list[Op]:
+    """:func:`question_ops` on a sentence already known to ask."""
+    sentence = masked[start:end]
+    lower = _lower_style(sentence)
     ops: list[Op] = []
     if re.search(r"\btell\b", sentence, re.I):  # never "tell me who to tell"
         leads = [pair for pair in leads if "tell" not in pair[0].lower()] or leads
