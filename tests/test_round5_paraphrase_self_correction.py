@@ -19,9 +19,12 @@ def variants(prompt: str, cls: str, slots: dict[str, str] | None = None) -> list
 
 
 def test_a_compound_noun_subject_is_never_split_into_subject_and_verb() -> None:
-    # "the garden book" is one noun: never "whether the garden can book arrive before Friday"
-    # paraphrase has nothing else to reword here, so it offers nothing at all
-    assert variants("Can the garden book arrive before Friday?", "paraphrase", {"day": "Friday"}) == []
+    # "the garden book" is one noun: never "whether the garden can book arrive before Friday";
+    # since round nine the whole noun is the subject of "Would it be possible for X to ..."
+    assert variants("Can the garden book arrive before Friday?", "paraphrase", {"day": "Friday"}) == [
+        "Is it possible for the garden book to arrive before Friday?",
+        "Would it be possible for the garden book to arrive before Friday?",
+    ]
     assert variants("Can the garden book arrive before Friday?", "register", {"day": "Friday"}) == [
         "Please tell me, can the garden book arrive before Friday?",
         "Quick q: can the garden book arrive before Friday?",

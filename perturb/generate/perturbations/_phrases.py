@@ -16,8 +16,9 @@ case-insensitively on whole words of the masked prompt. Conditions:
 * ``context_in``: the message names one of these words somewhere ("my booking" ->
   "my reservation" only in a message about a table, a room, a flight, ...: never for a
   cleaning or a bike service);
-* ``not_within``: none of these words comes in the next six words before a stop ("I left my
-  bike with you" is never "I forgot my bike with you").
+* ``not_within``: none of these words comes in the next six words before a full stop or a
+  semicolon, a comma is no stop ("I left my bike with you" is never "I forgot my bike with
+  you"; "I'd like a refund, please" is never "I'm looking for a refund, please").
 """
 
 from __future__ import annotations
@@ -83,7 +84,8 @@ def _fits(entry: dict[str, Any], masked: str, start: int, end: int, vocabulary: 
     if "context_in" in entry and not vocabulary & set(entry["context_in"]):
         return False
     if "not_within" in entry:
-        following = re.match(r"[^.?!,;]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
+        # across a comma: "I'd like a refund, please" is never "I'm looking for a refund, please"
+        following = re.match(r"[^.?!;]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
         if set(re.findall(r"[a-z]+", following.lower())[:6]) & set(entry["not_within"]):
             return False
     if "object_in" in entry:

@@ -171,7 +171,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # user refund; an order whose joined verb is the helper's own keeps a helper framing
         joined = re.findall(r"\band\s+([a-z]+)\b", rest)
         helper_joined = any(v in d["action_verbs"] and v not in d["self_verbs"] for v in joined)
-        if nxt in d["self_verbs"] and not (group == "agent" and object_me) and not helper_joined:
+        # "I'd like to order 3 prints" is the user buying from the helper: never "Can you
+        # order 3 prints?" (the helper would buy them elsewhere)
+        buys = group == "self" and nxt in _USER_BUYS
+        if nxt in d["self_verbs"] and not (group == "agent" and object_me) and not helper_joined and not buys:
             other = d["self_framings"] if group == "agent" else d["agent_framings"]
             choices += [p for p in other if p.lower() != prefix.lower()]
         if group == "self" and nxt in d["action_verbs"] and not object_me:
@@ -273,6 +276,11 @@ _NOT_SPOKEN = frozenset(
 _USER_DOES = frozenset("return exchange collect bring drop pick attend".split())
 """Verbs whose doer is the user even in an order to the helper ("Return order X"): never
 framed as the helper's own act ("I need you to return order X")."""
+
+
+_USER_BUYS = frozenset("order buy purchase".split())
+"""Verbs of buying: "I'd like to order X" buys from the helper, "Could you order X" asks the
+helper to buy it elsewhere; the user's own framing is never turned into the helper's."""
 
 
 _MORE_ORDER_VERBS = frozenset("enlarge downgrade escalate shorten ask".split())
@@ -461,6 +469,15 @@ _HOW_RE = re.compile(
 _TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (?:do|should|can) (?:I|i|we) ([a-z][^?]*?)\??$")
 
 
+def _runs_on(sentence: str) -> bool:
+    """A lower-case unpunctuated question with a second clause typed on after its first words,
+    no linking word before it ("can i extend the hire were still out", "can the driver come
+    on thursdays its the one on X"): a casual run-on, never wrapped in "could you tell me
+    whether ..."."""
+    rest = " ".join(sentence.split()[2:])
+    return any(m.group("prev").lower() not in _LINKING for m in _RUN_ON_RE.finditer(rest))
+
+
 def question_ops(
     masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]] = _ASK_LEADS
 ) -> list[Op]:
@@ -477,6 +494,19 @@ def question_ops(
     asked = sentence.endswith("?") or (lower and sentence[-1:] not in ".!") or spoken
     if not asked:
         return []
+    if lower and not sentence.endswith("?") and _runs_on(sentence):
+        # a yes/no question of a casual run-on is never wrapped in "could you tell me whether";
+        # "whats my refund status i filed ..." -> "can you tell me my refund status ..." stays
+        return [op for op in _question_ops(masked, start, end, rng, leads) if "whether" not in op[1][0][2]]
+    return _question_ops(masked, start, end, rng, leads)
+
+
+def _question_ops(
+    masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]]
+) -> list[Op]:
+    """:func:`question_ops` on a sentence already known to ask."""
+    sentence = masked[start:end]
+    lower = _lower_style(sentence)
     ops: list[Op] = []
     if re.search(r"\btell\b", sentence, re.I):  # never "tell me who to tell"
         leads = [pair for pair in leads if "tell" not in pair[0].lower()] or leads
@@ -516,8 +546,16 @@ def question_ops(
         if not (at_start or before.endswith((", ", "— ", "– "))):
             continue
         wh, aux, subject, rest = m.groups()
+        if subject == "you" and lead.lower().startswith("do you know"):
+            # never "Do you know how much you charge": the helper is asked about itself
+            lead = "could you tell me " if lower else "Could you tell me "
+            stop = "?" if sentence.endswith("?") else stop
         lead_text = lead if at_start or re.match(r"I\b", lead) else lead[0].lower() + lead[1:]
         verb_part = f"{subject} {rest}" if aux == "do" else f"{subject} {aux} {rest}"
+        if _advice_verb(aux, subject, rest):
+            # "How much chlorine do I add?" asks what to do: "how much chlorine to add", never
+            # "how much chlorine I add" (which asks what the user did)
+            verb_part = f"to {rest}"
         new = f"{lead_text}{wh[0].lower()}{wh[1:]} {verb_part}{stop}"
         ops.append(("question:how", [(start + m.start(), end, new)]))
     m = _TO_RE.match(sentence)
@@ -652,11 +690,13 @@ def question_ops(
 
 
 _OR_ASK_RE = re.compile(
-    r"\b(?:or|and)\s+(?:should|shall|can|could|do|does|did|is|are|am|was|were|will|would|have|has|may|must)"
-    r"\s+(?:I|i|we|you|it|they|he|she|that|this)\b"
+    r"\b(?:or|and)\s+(?:(?:should|shall|can|could|do|does|did|is|are|am|was|were|will|would|have|has|may|must)"
+    r"\s+(?:I|i|we|you|it|they|he|she|that|this|there|someone|somebody|anyone|anybody|everyone)\b"
+    r"|(?:should|can|could|did|does|is|are|was|were|will|would)\s+(?:the|my|your|our|a|an|any)\b)"
 )
-"""A second yes/no question joined on ("..., or should I come back in?"): an indirect
-"whether X or should I Y" is half converted."""
+"""A second yes/no question joined on ("..., or should I come back in?", "... or did someone
+put too much in", "... and is there any grant available?"): an indirect "whether X or should
+I Y" is half converted."""
 
 _WH_SUBJECT_RE = re.compile(
     r"(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?) (?P<aux>do|should|can|could) "
@@ -675,6 +715,19 @@ cost"): "whether you clean X, and roughly how much would that cost" mixes an ind
 direct question, so the sentence is left alone."""
 _NEW_CLAUSE_RE = re.compile(r"\b(?:i|I|we|you|he|she|they|it's|i'm|im|I'm)\b")
 """A second subject: an unpunctuated run-on ("do you sell boxes i need 30") is left alone."""
+_RUN_ON_RE = re.compile(
+    r"(?<!\S)(?P<prev>\S+) (?=(?:i|im|i'm|we|were|we're|he|she|they|theyre|they're|its|it's|"
+    r"theres|there's|thats|that's|whats|what's|hows|how's)(?![\w']))",
+    re.I,
+)
+"""A second clause typed on without a stop ("... half hour were still out on the lake", "... on
+thursdays its the one on X"): in a lower-case run-on, a formal indirect-question wrapper round
+the first clause clashes with the casual rest. ``prev``: the word before the new subject (a
+linking word there makes it a clause of the question: "... if i moved last week")."""
+_LINKING = frozenset(
+    "if when whenever because cos since after before as so and but or that until till while once "
+    "though although where which who in case".split()
+)
 _YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
 _SERVICE_VERBS = frozenset("alter cut lay repair fix clean install move make supply remove service".split())
 """Verbs naming a service a business offers: "Do you alter silk dresses?" is asked indirectly
@@ -733,6 +786,23 @@ def _direct_question_ops(masked: str, start: int, end: int) -> list[Op]:
 
 
 _NOT_TO = frozenset("be have need know think feel want".split())
+_NOT_ADVICE = frozenset("get make keep hold let tell help owe earn".split())
+"""Verbs after "How much X do I" that ask what the user receives or owes, not what to do."""
+
+
+def _advice_verb(aux: str, subject: str, rest: str) -> bool:
+    """ "How much X do/should I VERB ..." asks what to do when VERB is an action ("add",
+    "take", "bring"), the rest has no second subject, and the subject is the user."""
+    verb = rest.split(" ", 1)[0].lower()
+    return (
+        aux in ("do", "should")
+        and subject in ("I", "we")
+        and verb in load_data("paraphrase")["action_verbs"]
+        and verb not in _NOT_ADVICE
+        and not _NEW_CLAUSE_RE.search(rest)
+    )
+
+
 _WH = r"(?P<wh>[Ww]hat time|[Ww]here|[Ww]hen|[Ww]ho|[Ww]hat|[Hh]ow long|[Hh]ow often|[Hh]ow much)"
 _NP = (
     r"(?P<np>(?:the|my|our|your|his|her|their|this|that|these|those)(?: [\w\ue000-\uf8ff'-]+){1,4}|[a-z]+s"
@@ -797,7 +867,7 @@ def _second_question(rest: str) -> str | None:
     return f"{m.group('first')} and {m.group('wh')} {clause}"
 
 
-_ACTIVE_VERBS = frozenset("come arrive visit fit handle take cover stay accept".split())
+_ACTIVE_VERBS = frozenset("come arrive visit fit handle take cover stay accept work".split())
 
 
 def _compound_subject(pred: str) -> bool:
@@ -873,6 +943,8 @@ def _someone_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
 
 _DET = r"(?:the|my|our|your|this|that|a|an)"
 _PLAIN = r"(?!(?:so|very|too|still|not|always|never|already|just|really)\b)[a-z][a-z'-]*"
+_NOUN = r"(?:" + _PLAIN + r"|\ue000[^\ue001]*\ue001)"
+"""A plain word or one protected value (a slot: "a <service>", "your <category>")."""
 _PRONOUN_WH_RE = re.compile(r"(?P<wh>Where|When|Why) (?P<aux>is|are) (?P<np>it|they|that|this|he|she)\?$")
 _WHY_ADJ_RE = re.compile(
     r"Why (?P<aux>is|are) (?P<np>" + _DET + r"(?: " + _PLAIN + r"){1,2}) (?P<adj>" + _PLAIN + r")\?$"
@@ -904,12 +976,15 @@ _IS_NP_RE = re.compile(
 """A yes/no question with a plain predicate ("Is a follow-up visit included?", "Are eye tests
 free for under-16s?", "Is anyone available?", "Is the battery under warranty?")."""
 _HOW_LONG_TAKE_RE = re.compile(
-    r"How long (?P<aux>does|will|would) (?P<np>(?:a|an|the|my|our|your|this|that) [^?,;]+?)"
-    r"(?P<adv> usually| normally| typically| generally)? take(?P<rest>(?: to [a-z][^?,;]*)?)\?$"
+    r"How long (?P<aux>does|will|would) "
+    r"(?P<np>(?:a|an|the|my|our|your|this|that) [^?,;]+?|[a-z]+(?:ion|ing|ment))"
+    r"(?P<adv> usually| normally| typically| generally)? take"
+    r"(?P<rest>(?: (?:to|for|with|on|in) [A-Za-z0-9\ue000][^?,;]*)?)\?$"
 )
-"""How long a thing takes ("How long does a sworn translation usually take?")."""
+"""How long a thing takes ("How long does a sworn translation usually take?", "How long does
+installation take for a 4-panel system?": a bare noun of an act is a subject too)."""
 _WH_WE_RE = re.compile(
-    r"(?P<wh>How long|How often|How soon|How early|How far in advance|When|Where|Why) "
+    r"(?P<wh>How long|How often|How soon|How early|How far in advance|How far ahead|When|Where|Why) "
     r"(?P<aux>do|should|can|will) (?P<subj>I|we) (?P<rest>[a-z][^?,;]*)\?$"
 )
 """A wh-question about what the user does or must do ("How long do we have to stay out?",
@@ -919,7 +994,7 @@ _COULD_WE_RE = re.compile(r"(?P<aux>Could|Can) (?P<subj>we|I) (?P<verb>[a-z]+)(?
 _POSSIBLE_LEADS = ("Would it be possible to ", "Is it possible to ")
 _HOW_MUCH_RE = re.compile(
     r"How much (?:(?P<does>does) (?P<np1>" + _DET + r"(?: " + _PLAIN + r"){1,3}) cost"
-    r"|(?P<is>is) (?P<np2>(?:a|an|the|my) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?))"
+    r"|(?P<is>is) (?P<np2>(?:a|an|the|my) " + _NOUN + r"(?: " + _PLAIN + r"){0,2}?))"
     r"(?P<rest>(?= (?:if|when|for|without|with|at|in|on|after|before|per)\b)[^?]*|)\?$"
 )
 
@@ -1060,7 +1135,95 @@ _LIKE_IT_DONE_RE = re.compile(
     r"(?P<pp>[a-z]+(?:ed|en))\b(?P<rest>[^?!]*?)[.!]?$"
 )
 """A wish for something to be done to a thing already named ("I'd like it rewashed")."""
+_SOMETHING_YOU_CAN_RE = re.compile(
+    r"Is (?P<what>this|that|it) something you (?:can|could) (?P<verb>[a-z]+)(?P<rest>(?: [a-z][^?,;]*)?)\?$"
+)
+"""Whether the helper can act on a thing named before ("Is this something you can fix
+remotely?")."""
 _DONE_LEADS = ("Could I have ", "Can I get ", "Could I get ")
+
+
+_CAN_THEY_RES = tuple(
+    re.compile(
+        r"(?P<aux>[Cc]an|[Cc]ould) (?P<np>he|she|they|"
+        r"(?:a|an|the|your|our|my) " + _PLAIN + more + r") (?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
+    )
+    for more in ("", " " + _PLAIN)
+)
+"""A yes/no question about what a third party can do ("Can an engineer come out today?",
+"Can he come back this week?"); "Can someone ...?" is :func:`_someone_ops`'s."""
+_OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
+_CAN_THEY_LEADS = ("Would it be possible for ", "Is it possible for ")
+_ANY_RE = re.compile(r"(?P<any>Any) (?P<noun>update|updates|news|word|progress|sign)\b(?P<rest>[^?,;]*)\?$")
+"""A verbless question after a complaint ("Any update on gallery G-3317?")."""
+
+
+_LOWER_CAN_THEY_RE = re.compile(
+    r"(?<![\w'])can (?P<np>someone|somebody|anyone|anybody|he|she|they|(?:the|your|my|our) [a-z]+) "
+    r"(?P<verb>[a-z]+)\b(?P<rest>.*)$"
+)
+"""A casual run-on's "can someone come ..." / "can the driver pick me up ..."."""
+_URGENT_RE = re.compile(r"\b(?:asap|urgent|urgently|emergency|immediately|right now|right away)\b", re.I)
+"""An urgent request: never softened into "any chance someone could ..."."""
+
+
+def _lower_third_party_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """In a lower-case run-on, "can someone/the X VERB ..." asked casually: "any chance someone
+    could VERB ...", "is it possible for someone to VERB ..." (only the opening words change, the
+    rest stays as typed; never after a question word, never in an urgent request, never with a
+    second question joined on)."""
+    sentence = masked[start:end]
+    m = _LOWER_CAN_THEY_RE.search(sentence)
+    if not m or _URGENT_RE.search(masked) or _SECOND_ASK_RE.search(m.group("rest")) or "?" in sentence:
+        return []
+    before = sentence[: m.start()].split()
+    if before and (before[-1].lower() in _WH_WORDS or before[-1].lower() in _ASKS_ALREADY):
+        return []
+    verb, np = m.group("verb"), m.group("np")
+    if not (verb in _ACTIVE_VERBS or verb in _data()["action_verbs"]) or _has_verbish(np):
+        return []
+    a = start + m.start()
+    b = start + m.start("verb")
+    new = rng.choice((f"any chance {np} could ", f"is it possible for {_OBJECT_FORM.get(np, np)} to "))
+    return [("question:possible", [(a, b, new)])]
+
+
+def _third_party_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """ "Can an engineer come out today?" -> "Would it be possible for an engineer to come out
+    today?" (a capitalised question whose verb is a known action or coming-round verb; never
+    with a second subject or question in the rest); "Any update on X?" -> "Do you have any
+    update on X?", "Is there any update on X?"."""
+    if _lower_style(masked):
+        return _lower_third_party_ops(masked, start, end, rng)
+    sentence = masked[start:end]
+    greet = _GREETING_RE.match(sentence)
+    at = greet.end() if greet and not _WAKE_RE.match(sentence) else 0
+    for rx in _CAN_THEY_RES:  # a one-word noun first ("an engineer | come out"), then two
+        m = rx.match(sentence, at)
+        if not m:
+            continue
+        verb, np = m.group("verb"), m.group("np")
+        known = verb in _ACTIVE_VERBS or verb in _data()["action_verbs"]
+        if (
+            known
+            and not _has_verbish(np)
+            and not _NEW_CLAUSE_RE.search(m.group("rest"))
+            and not _SECOND_ASK_RE.search(m.group("rest"))
+            and not _compound_subject(f"{verb}{m.group('rest')}")
+        ):
+            who = _OBJECT_FORM.get(np, np)
+            lead = rng.choice(_CAN_THEY_LEADS)
+            lead = lead if not at else lead[0].lower() + lead[1:]
+            new = f"{lead}{who} to {verb}{m.group('rest')}?"
+            return [("question:possible", [(start + at, end, new)])]
+    m = _ANY_RE.match(sentence, at)
+    if m and not _NEW_CLAUSE_RE.search(m.group("rest")):
+        noun = m.group("noun")
+        leads = ["Do you have any "] + ([] if noun.endswith("s") else ["Is there any "])
+        lead = rng.choice(leads)
+        lead = lead if not at else lead[0].lower() + lead[1:]
+        return [("question:direct", [(start + at, end, f"{lead}{noun}{m.group('rest')}?")])]
+    return []
 
 
 def _clipped_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
@@ -1080,6 +1243,13 @@ def _clipped_question_ops(masked: str, start: int, end: int, rng: random.Random)
         lead, stop = rng.choice(_ASK_LEADS)
         clause = f"what's {m.group('rest')}{m.group('tail')}"
         return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
+    m = _SOMETHING_YOU_CAN_RE.match(sentence)
+    if m and start > 0 and not _NEW_CLAUSE_RE.search(m.group("rest")) and _service_verb(m.group("verb")):
+        # "Is this something you can fix remotely?" -> "Can you fix this remotely?" (after what
+        # "this" points to, never as a message's only sentence)
+        lead = rng.choice(("Can you ", "Would you be able to "))
+        new = f"{lead}{m.group('verb')} {m.group('what').lower()}{m.group('rest')}?"
+        return [("question:direct", [(start, end, new)])]
     m = _LIKE_IT_DONE_RE.match(sentence)
     if m and not _lower_style(masked) and not _NEW_CLAUSE_RE.search(m.group("rest")):
         rest = m.group("rest").rstrip()
@@ -1107,7 +1277,9 @@ def _lower_ask_ops(masked: str, start: int, end: int, rng: random.Random) -> lis
     return []
 
 
-def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+def _more_question_ops(
+    masked: str, start: int, end: int, rng: random.Random, leads: Sequence[Sequence[str]] = _ASK_LEADS
+) -> list[Op]:
     """Questions the shared indirect-question rules leave alone, asked another way (paraphrase
     only; a capitalised question with its "?"): "Where is it?" -> "Could you tell me where it
     is?", "Why is my mailbox full?" -> "... why my mailbox is full", "Has my refund been
@@ -1119,19 +1291,23 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     if _lower_style(sentence) or not sentence.endswith("?") or _OR_ASK_RE.search(sentence):
         return []
     m = _HOW_MUCH_RE.match(sentence)
-    if m:
+    if m and not _SECOND_ASK_RE.search(sentence):  # never "What does X and cost when does Y start?"
         np = m.group("np1") or m.group("np2")
         if not _has_verbish(np) and not set(np.split()) & _AMOUNT_NOUNS:
             return [("question:direct", [(start, end, f"What does {np} cost{m.group('rest')}?")])]
-    lead, stop = rng.choice(_ASK_LEADS)
+    lead, stop = rng.choice(list(leads))
     clause = _pronoun_question_clause(sentence)
     if clause is not None:
         return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
+    still, do_you = _STILL_ING_RE.match(sentence), _DO_YOU_RE.match(sentence)
     if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
-        _AM_I_RE.match(sentence) or _PRONOUN_WH_RE.match(sentence)
+        _AM_I_RE.match(sentence)
+        or _PRONOUN_WH_RE.match(sentence)
+        or (still and not _NEW_CLAUSE_RE.search(still.group("rest")))
+        or (do_you and not _NEW_CLAUSE_RE.search(do_you.group("rest")))
     ):
         return []  # a second subject: a clause of its own that the rewording could strand
-    clause = _plain_question_clause(sentence)
+    clause = _plain_question_clause(sentence) or _round9_clause(sentence)
     m = _PRONOUN_WH_RE.match(sentence)
     if m:
         clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
@@ -1167,8 +1343,192 @@ def _more_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
             verb = third_person(words[i]) if m.re is _DOES_RE else words[i]
             clause = f"whether {' '.join(words[:i])} {verb}" + (f" {more}" if more else "")
     if clause is not None:
+        if re.search(r"\byour?\b", clause) and lead.lower().startswith("do you know"):
+            # never "Do you know whether you pierce ...", "Do you know which of your gins ...":
+            # the helper is asked about itself
+            lead, stop = "Could you tell me ", "?"
         return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
     return []
+
+
+_PREP = (
+    r"(?:at|in|on|of|for|to|from|during|after|before|by|near|with|without|when|if|this|next|today|tonight)"
+)
+_NP_SHORT = r"(?:the|my|our|your|this|that|these|those|his|her|their)(?: " + _NOUN + r"){1,2}"
+_WHERE_IS_RE = re.compile(r"(?P<wh>Where|When)(?:'s| is) (?P<np>" + _NP_SHORT + r")\?$")
+"""A wh-question about where or when a thing is ("Where's my wine order?")."""
+_HOW_ADJ_RE = re.compile(
+    r"How (?P<adj>deep|long|big|far|wide|high|tall|heavy|busy|old|warm|cold|hot|strong|safe|accurate) "
+    r"(?P<aux>is|are) (?P<np>" + _NP_SHORT + r")(?P<rest>(?: " + _PREP + r"\b[^?,;]*)?)\?$"
+)
+"""How big, deep or busy a thing is ("How deep is the water at the harbour mouth?"): the
+verb goes after the subject, before its place or time."""
+_HAS_DONE_RE = re.compile(
+    r"(?P<aux>Has|Have) (?P<np>anyone|anybody|someone|somebody|something|anything|it|they|"
+    + _NP_SHORT
+    + r") (?P<adv>(?:already|ever|actually) )?(?P<pp>[a-z]+(?:ed|en|t))(?P<rest>(?: [^?,;]*)?)\?$"
+)
+"""A yes/no question in the present perfect ("Has anyone looked at it yet?", "Has something
+happened?")."""
+_STILL_ING_RE = re.compile(
+    r"(?P<aux>Is|Are) (?P<np>he|she|they|it|" + _NP_SHORT + r") (?P<adv>(?:still|already|now) )?"
+    r"(?P<verb>[a-z]+ing)\b(?P<rest>[^?,;]*)\?$"
+)
+"""A yes/no question about what someone is doing ("Is he still coming?")."""
+_WHICH_OF_RE = re.compile(
+    r"Which of (?P<np>(?:your|the|these|those|our) " + _NOUN + r"(?: " + _NOUN + r")?) "
+    r"(?P<aux>is|are) (?P<pred>[^?,;]+)\?$"
+)
+"""A question whose subject is the question word ("Which of your gins are gluten free?"):
+asked indirectly in the same order."""
+_DO_YOU_RE = re.compile(r"Do you (?P<verb>[a-z]+)(?P<rest> [^?,;]+)\?$")
+"""A yes/no question about what the business does ("Do you pierce ears on under-16s?")."""
+_NOT_SERVICE = frozenset(
+    "think know mind want need like remember mean see feel believe agree reckon suppose guess understand "
+    "care hear love prefer expect wish hope happen realise realize recall get have".split()
+)
+"""Verbs after "Do you" that ask what the helper thinks, knows or wants, not what it does."""
+
+
+def _service_verb(word: str) -> bool:
+    """``word`` after "Do you" names something a business does (not a thought, a wish, an
+    adverb or a filler)."""
+    return not (
+        word in _NOT_SERVICE
+        or word in _VERBISH
+        or word in _NOT_A_VERB
+        or word in _data()["not_verbs"]
+        or word.endswith("ly")
+    )
+
+
+_IS_DONE_RE = re.compile(
+    r"(?P<aux>Is|Are) (?P<np>" + _NP_SHORT.replace("{1,2}", "{1,2}?") + r") "
+    r"(?P<pred>(?:[A-Z][a-z]+ ){0,2}(?:still |already |now |usually |properly |fully )?[a-z]+ed\b[^?,;]*)\?$"
+)
+"""A yes/no question in the passive ("Are your engineers Gas Safe registered?", "Is my car
+booked in?")."""
+_WILL_RE = re.compile(
+    r"Will (?P<np>" + _NP_SHORT + r"|[a-z]+s) (?P<adv>(?:still|also|really|even|actually) )?"
+    r"(?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
+)
+"""A yes/no question about what a thing will do ("Will panels still work on a north-facing
+roof?")."""
+_WH_DID_RES = tuple(
+    re.compile(
+        r"(?P<wh>How (?:much|many)(?: [a-z]+)?|What time|When|Where|Why) did "
+        r"(?P<np>(?:the|my|our|your|this|that|these|those|his|her|their) " + _NOUN + more + r") "
+        r"(?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
+    )
+    for more in ("", " " + _NOUN)
+)
+"""A wh-question in the past ("How much power did my solar panels make yesterday?")."""
+_IRREGULAR_PAST = {
+    "make": "made",
+    "take": "took",
+    "get": "got",
+    "give": "gave",
+    "send": "sent",
+    "go": "went",
+    "come": "came",
+    "leave": "left",
+    "pay": "paid",
+    "say": "said",
+    "buy": "bought",
+    "bring": "brought",
+    "put": "put",
+    "cost": "cost",
+    "set": "set",
+    "find": "found",
+    "tell": "told",
+    "do": "did",
+    "have": "had",
+    "see": "saw",
+    "spend": "spent",
+    "break": "broke",
+    "lose": "lost",
+}
+
+
+def past_tense(verb: str) -> str | None:
+    """``verb`` in the simple past ("make" -> "made", "charge" -> "charged", "carry" ->
+    "carried"), or None when the spelling is unsure (a short verb whose last consonant may
+    double: "stop", "plan")."""
+    if verb in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[verb]
+    if verb.endswith("e"):
+        return verb + "d"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ied"
+    if re.search(r"(?:^|[^aeiou])[aeiou][^aeiouwxy]$", verb):
+        return None
+    return verb + "ed"
+
+
+_NOT_PARTICIPLE = frozenset(
+    "need seed speed feed bed shed red bleed breed greed weed want sent spent".split()
+)
+
+
+def _round9_clause(sentence: str) -> str | None:
+    """The indirect clause for a kind of question the rules above leave alone, or None: "Where's
+    my wine order?" -> "where my wine order is"; "How deep is the water at X?" -> "how deep the
+    water is at X"; "Has anyone looked at it yet?" -> "whether anyone has looked at it yet";
+    "Is he still coming?" -> "whether he is still coming"; "Which of your gins are gluten
+    free?" -> "which of your gins are gluten free". Never with a second subject or question in
+    the rest."""
+    m = _WHERE_IS_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")):
+        return f"{m.group('wh').lower()} {m.group('np')} is"
+    m = _HOW_ADJ_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
+        return f"how {m.group('adj')} {m.group('np')} {m.group('aux')}{m.group('rest')}"
+    m = _HAS_DONE_RE.match(sentence)
+    if (
+        m
+        and not _has_verbish(m.group("np"))
+        and m.group("pp") not in _NOT_PARTICIPLE
+        and not _SECOND_ASK_RE.search(m.group("rest"))
+    ):
+        adv = m.group("adv") or ""
+        return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('pp')}{m.group('rest')}"
+    m = _STILL_ING_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
+        adv = m.group("adv") or ""
+        return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('verb')}{m.group('rest')}"
+    m = _IS_DONE_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
+        return f"whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}"
+    m = _WILL_RE.match(sentence)
+    if (
+        m
+        and (m.group("verb") in _ACTIVE_VERBS or m.group("verb") in _data()["action_verbs"])
+        and not _has_verbish(m.group("np"))
+        and not _SECOND_ASK_RE.search(m.group("rest"))
+        and not _compound_subject(m.group("verb") + m.group("rest"))
+    ):
+        adv = m.group("adv") or ""
+        return f"whether {m.group('np')} will {adv}{m.group('verb')}{m.group('rest')}"
+    for rx in _WH_DID_RES:  # a one-word noun first ("my parcel | leave"), then two
+        m = rx.match(sentence)
+        verb = m.group("verb") if m else ""
+        known = verb in _IRREGULAR_PAST or verb in _ACTIVE_VERBS or verb in _data()["action_verbs"]
+        past = past_tense(verb) if m and known else None
+        if m and past and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
+            return f"{m.group('wh').lower()} {m.group('np')} {past}{m.group('rest')}"
+    m = _DO_YOU_RE.match(sentence)
+    if (
+        m
+        and _service_verb(m.group("verb"))
+        and not _NEW_CLAUSE_RE.search(m.group("rest"))
+        and not _SECOND_ASK_RE.search(m.group("rest"))
+        and not _LATER_ASK_RE.search(m.group("rest"))
+    ):
+        return f"whether you {m.group('verb')}{m.group('rest')}"
+    m = _WHICH_OF_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
+        return f"which of {m.group('np')} {m.group('aux')} {m.group('pred')}"
+    return None
 
 
 _FOR_ME_VERBS = frozenset(
@@ -1272,6 +1632,12 @@ pharmacy open?" -> "Hey Siri, tell me what time the pharmacy opens." (never "cou
 me" or "I'd like to know" to a device)."""
 
 
+def _after_wake(new: str) -> str:
+    """A rewrite that follows a wake word's comma opens in lower case ("Hey Siri, what does
+    it cost ...")."""
+    return new[:1].lower() + new[1:] if new[:2] != "I " and new[:2] != "I'" else new
+
+
 def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
     """A question after a wake word ("OK Google, how much is X?") asked indirectly by the
     shared question rules with a spoken lead; the wake word stays as it is."""
@@ -1279,7 +1645,18 @@ def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     if not m or not masked[start:end].endswith("?"):
         return []
     at = start + m.end() + (len(masked[start + m.end() : end]) - len(masked[start + m.end() : end].lstrip()))
-    return question_ops(masked, at, end, rng, _DEVICE_LEADS)
+    if not masked[at : at + 1].isalpha():
+        return []
+    # "Hey Google, how long should I keep X?": the question after the wake word is asked as a
+    # sentence of its own, capitalised for the rules that read one
+    body = masked[at].upper() + masked[at + 1 : end]
+    shifted = masked[:at] + body + masked[end:]
+    ops = question_ops(masked, at, end, rng, _DEVICE_LEADS) or _more_question_ops(
+        shifted, at, end, rng, _DEVICE_LEADS
+    )
+    # the rewrite starts with the question word as the device lead wrote it ("tell me ...", or
+    # "what does X cost" after the wake word, never "What" mid-sentence)
+    return [(name, [(a, b, _after_wake(new)) for a, b, new in edits]) for name, edits in ops]
 
 
 def _all_ops(masked: str, rng: random.Random) -> list[Op]:
@@ -1290,10 +1667,13 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     leads = [pair for pair in _ASK_LEADS if not pair[0].startswith("I")] if capital_i else _ASK_LEADS
     for a, b in spans:
         ops.extend(_framing_ops(masked, a, b, rng))
-        asked = question_ops(masked, a, b, rng, leads) or _wake_question_ops(masked, a, b, rng)
+        # a question to a voice assistant is only asked the way people speak to a device
+        woken = _WAKE_RE.match(masked[a:b]) is not None
+        asked = _wake_question_ops(masked, a, b, rng) if woken else question_ops(masked, a, b, rng, leads)
         ops.extend(asked or _more_question_ops(masked, a, b, rng))
         ops.extend(_direct_question_ops(masked, a, b))
         ops.extend(_someone_ops(masked, a, b, rng))
+        ops.extend(_third_party_ops(masked, a, b, rng))
         ops.extend(_can_i_ops(masked, a, b, rng))
         ops.extend(_possible_ops(masked, a, b, rng))
         ops.extend(_able_ops(masked, a, b, rng))
@@ -1301,7 +1681,9 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_clipped_question_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
     rules = _phrase_rules()
-    if _lower_style(masked):  # "prior to" in a lower-case text message is out of register
+    if _lower_style(masked) or any(_WAKE_RE.match(masked[a:b]) for a, b in spans[:1]):
+        # "prior to" in a lower-case text message or a command to a voice assistant is out
+        # of register
         rules = [r for r in rules if not r[0].get("formal")]
     phrased = [op for op in phrase_ops(masked, rules, rng) if _swap_fits(masked, op)]
     if _lower_style(masked) and _writes_lower_i(masked):
