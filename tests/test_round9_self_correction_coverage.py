@@ -52,13 +52,15 @@ def test_a_listed_place_matches_exactly_or_typed_all_lower_case() -> None:
     [
         ("third floor", {"second floor", "fourth floor"}),
         ("First turning", {"Second turning"}),  # never "zeroth"
+        ("first aid", {None}),  # a set phrase, no count
+        ("second-hand", {None}),
         ("tenth row", {"ninth row"}),  # the list ends at tenth
         ("another half hour", {"another hour"}),
         ("half an hour", {"an hour"}),
         ("a half hour", {"an hour"}),  # the article agrees with "hour"
         ("physics", {"chemistry", "biology"}),
         ("violin", {"viola", "cello"}),
-        ("vodafone", {"o2", "virgin mobile"}),  # typed lower case: the wrong one too
+        ("vodafone", {"virgin mobile", "tesco mobile", "sky mobile"}),  # typed lower case: the wrong one too
         ("Malbec", {"Merlot", "Shiraz", "Pinot Noir"}),
         ("Tom", {"Toby"}),  # never Tomas: a long form of the same name
         ("king street", {"queen street"}),
@@ -102,6 +104,16 @@ def test_a_town_declared_in_lower_case_is_corrected_in_lower_case() -> None:
     assert c["wrong"] in ("lymington", "brockenhurst") and c["final"] == "ringwood"
     assert v.text.startswith(f"do you deliver to {c['wrong']}")
     assert v.text.endswith("ringwood and whats the minimum order")
+
+
+@pytest.mark.parametrize("value", ["jdoe42", "Q3", "A3", "user.smith99"])
+def test_the_code_slot_shape_accepts_codes(value: str) -> None:
+    assert self_correction._CODE_SLOT_RE.fullmatch(value)
+
+
+@pytest.mark.parametrize("value", ["mp3", "b12", "covid-19", "ab1", "x", "42"])
+def test_the_code_slot_shape_refuses_names_with_a_number(value: str) -> None:
+    assert not self_correction._CODE_SLOT_RE.fullmatch(value)
 
 
 def test_a_street_asked_about_is_corrected() -> None:

@@ -762,12 +762,18 @@ def _wrong_relative(value: str, when: str = "future") -> str | None:
 
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_ORDINAL_RE = re.compile(r"\b(" + "|".join(ORDINALS) + r")\b", re.I)
+_ORDINAL_RE = re.compile(
+    r"\b(" + "|".join(ORDINALS) + r")\s+(?:floor|row|turning|turn|exit|stop|door|house|week|year|grade|"
+    r"lesson|session|instalment|installment|payment|round|term|semester|level|platform)s?\b",
+    re.I,
+)
 
 
 def _wrong_ordinal(value: str, rng: random.Random) -> str | None:
-    """A declared value holding an ordinal word ("third floor", "the second week") with the
-    ordinal one step away ("second floor", "fourth floor"): a floor or turn miscounted."""
+    """A declared value holding an ordinal word before a noun that ordinals count ("third
+    floor", "the second week") with the ordinal one step away ("second floor", "fourth
+    floor"): a floor or turn miscounted. An ordinal in a set phrase ("first aid",
+    "second-hand", "first-time buyer") is no count and is left alone."""
     m = _ORDINAL_RE.search(value)
     if not m:
         return None

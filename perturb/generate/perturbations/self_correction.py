@@ -139,9 +139,11 @@ def _kind_of(ctx: TaskContext, span: Span) -> str:
     return "slot"
 
 
-_CODE_SLOT_RE = re.compile(r"[A-Za-z][A-Za-z._-]{0,11}\d{1,4}")
-"""A declared slot that is one token of letters then digits: a user name, a quarter, a road
-("jdoe42", "Q3", "M25"), corrected as an ID with a digit slip ("jdoe43", "Q2")."""
+_CODE_SLOT_RE = re.compile(r"[A-Za-z]\d|[A-Za-z][A-Za-z._]{2,11}\d{2,4}")
+"""A declared slot that is one token of letters then digits: one letter and one digit (a
+quarter "Q3", a paper size "A3") or a user name ("jdoe42"), corrected as an ID with a digit
+slip ("Q2", "jdoe43"). A short name with a number in it ("MP3", "B12", "COVID-19") is not a
+code anyone misreads and is left alone."""
 
 
 def _masked_pos(ctx: TaskContext, span: Span) -> int:
