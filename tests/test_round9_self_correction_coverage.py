@@ -127,7 +127,7 @@ def test_a_street_asked_about_is_corrected() -> None:
         # a company, a brand or a product line has no listed neighbour: refused, not invented
         ("Alexa, ask SolarEdge to reset my inverter.", {"company": "SolarEdge"}),
         ("sell all my tesla shares", {"company": "tesla"}),
-        # a code inside a longer value, or one that is a whole phrase, is not one token
+        # a letter-and-digit code inside a longer slot is not made a code slot by the new rule
         ("Send it to flat 4B, Elm Court.", {"flat": "flat 4B, Elm Court"}),
         # the street of the user's own home or office is never misstated
         ("Please deliver to our office on Market Street.", {"street": "Market Street"}),
