@@ -68,7 +68,7 @@ def _regions() -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
     """place -> the other places of its region, and place -> its aliases."""
     data = load_data("regions")
     region: dict[str, tuple[str, ...]] = {}
-    for kind in ("city", "country"):
+    for kind in ("city", "country", "town"):
         for names in data[kind].values():
             for name in names:
                 region[name] = tuple(n for n in names if n != name)
@@ -77,6 +77,17 @@ def _regions() -> tuple[dict[str, tuple[str, ...]], dict[str, frozenset[str]]]:
         for name in group:
             aliases[name] = frozenset(group) - {name}
     return region, aliases
+
+
+def listed_place(value: str) -> str | None:
+    """The grouped place (``data/regions.json``) ``value`` names, as listed: exactly, or in
+    lower case when the value is typed all lower case ("camden" -> "Camden"); None otherwise."""
+    region, _ = _regions()
+    if value in region:
+        return value
+    if value.islower():
+        return next((name for name in region if name.lower() == value), None)
+    return None
 
 
 def same_case(template: str, value: str) -> str:
@@ -536,8 +547,10 @@ def wrong_value(
         near = [MONTHS[(i + k) % 12] for k in (-1, 1)]  # the month next to it
         near = [m for m in near if m.lower() not in avoid_low]
         return rng.choice(near) if near else None
-    if place_kind(value):
-        return _wrong_place(value, rng, avoid)
+    place = value if place_kind(value) else listed_place(value)
+    if place is not None:
+        wrong_place = _wrong_place(place, rng, avoid)
+        return None if wrong_place is None else same_case(value, wrong_place)
     group = category_of(value)
     if group is not None:
         others = [g for g in group if g.lower() != value.lower() and g.lower() not in avoid_low]
@@ -571,7 +584,8 @@ def wrong_value(
         if found is None and re.fullmatch(r"\d{4,}", value.strip()) and not 1900 <= int(value) <= 2100:
             found = _avoiding(lambda: _wrong_id(value, rng), avoid_low)  # a zip or account number
         if found is None and kind == "slot":
-            found = _wrong_relative(value, tense(before, after))
+            found = _wrong_relative(value, tense(before, after)) or _wrong_ordinal(value, rng)
+            found = found or _wrong_half_hour(value)
             if found is None and not _KIN_RE.search(before):
                 found = _wrong_name(value, rng, avoid_low)
         return found
@@ -745,6 +759,42 @@ def _wrong_relative(value: str, when: str = "future") -> str | None:
             new = match_first_case(m.group(), other)
             return value[: m.start()] + new + value[m.end() :]
     return None
+
+
+ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ORDINAL_RE = re.compile(
+    r"\b(" + "|".join(ORDINALS) + r")\s+(?:floor|row|turning|turn|exit|stop|door|house|week|year|grade|"
+    r"lesson|session|instalment|installment|payment|round|term|semester|level|platform)s?\b",
+    re.I,
+)
+
+
+def _wrong_ordinal(value: str, rng: random.Random) -> str | None:
+    """A declared value holding an ordinal word before a noun that ordinals count ("third
+    floor", "the second week") with the ordinal one step away ("second floor", "fourth
+    floor"): a floor or turn miscounted. An ordinal in a set phrase ("first aid",
+    "second-hand", "first-time buyer") is no count and is left alone."""
+    m = _ORDINAL_RE.search(value)
+    if not m:
+        return None
+    i = ORDINALS.index(m.group(1).lower())
+    near = [ORDINALS[j] for j in (i - 1, i + 1) if 0 <= j < len(ORDINALS)]
+    word = match_first_case(m.group(1), rng.choice(near))
+    return value[: m.start(1)] + same_case(m.group(1), word) + value[m.end(1) :]
+
+
+_HALF_HOUR_RE = re.compile(r"\b(?:(a|an)\s+half\s+hour|half\s+an\s+hour|half\s+hour)\b", re.I)
+
+
+def _wrong_half_hour(value: str) -> str | None:
+    """A declared duration of half an hour said first as a whole hour ("another half hour" ->
+    "another hour", "half an hour" -> "an hour"), the article made to fit ("a half hour" ->
+    "an hour")."""
+    m = _HALF_HOUR_RE.search(value)
+    if not m:
+        return None
+    hour = "an hour" if m.group(1) or m.group().lower().startswith("half an") else "hour"
+    return value[: m.start()] + match_first_case(m.group(), hour) + value[m.end() :]
 
 
 def match_first_case(template: str, word: str) -> str:

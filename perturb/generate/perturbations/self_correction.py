@@ -46,7 +46,13 @@ from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
 from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans, words
-from perturb.generate.perturbations._wrong import categories, category_of, fixed_value, wrong_value
+from perturb.generate.perturbations._wrong import (
+    categories,
+    category_of,
+    fixed_value,
+    listed_place,
+    wrong_value,
+)
 from perturb.generate.slots import Span, detect, find_protected, sentinel
 from perturb.records import Task
 
@@ -127,7 +133,18 @@ def _kind_of(ctx: TaskContext, span: Span) -> str:
     for kind in ("time", "date", "money", "id", "weekday", "month", "place", "number"):
         if kind in found:
             return kind
+    if listed_place(span.text):
+        return "place"  # a town or area a task declares ("camden", "Clapham")
+    if _CODE_SLOT_RE.fullmatch(span.text):
+        return "id"  # a declared code of letters then digits ("jdoe42", "Q3")
     return "slot"
+
+
+_CODE_SLOT_RE = re.compile(r"[A-Za-z]\d|[A-Za-z][A-Za-z._]{2,11}\d{2,4}")
+"""A declared slot that is one token of letters then digits: one letter and one digit (a
+quarter "Q3", a paper size "A3") or a user name ("jdoe42"), corrected as an ID with a digit
+slip ("Q2", "jdoe43"). A short name with a number in it ("MP3", "B12", "COVID-19") is not a
+code anyone misreads and is left alone."""
 
 
 def _masked_pos(ctx: TaskContext, span: Span) -> int:
@@ -217,6 +234,12 @@ _CONTRASTED_RE = re.compile(r",?\s+(?:not|instead\s+of|rather\s+than)\s+\S", re.
 """A value set against another right after it ("She lives at 22 Ash Grove, not 22 Ash Road"):
 a wrong value before it makes three values in a row."""
 
+_STREET_RE = re.compile(r"\b(?:street|road|lane|avenue|st|rd)\.?$", re.I)
+_OWN_PLACE_RE = re.compile(r"\b(?:my|our)\s+(?:[\w'’-]+\s+){1,2}(?:on|in|at)\s+$", re.I)
+"""A street named without a house number as where the user's own home or office is ("deliver
+to our office on Market Street"): nobody misstates the street they live or work on (a shop's
+or a flat's street they are asking about may be mixed up; a house number still may be)."""
+
 _RELATIVE_SUBJECT_RE = re.compile(r"\b(?:who|which|that)\s+[^,.;:!?]*$", re.I)
 _FINITE_AFTER_RE = re.compile(
     r"\s+(?:[a-z]{3,}ed|put|set|cut|is|was|are|were|has|had|came|went|got|left|took|sent|made|said|broke|"
@@ -249,6 +272,8 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     if _NOW_RE.search(before) and _CLOCK_RE.fullmatch(span.text.strip()) and _NOW_END_RE.match(after):
         return True
     if _CONTRAST_RE.search(before) or _CONTRASTED_RE.match(after):
+        return True
+    if _STREET_RE.search(span.text) and not re.search(r"\d", span.text) and _OWN_PLACE_RE.search(before):
         return True
     if _RELATIVE_SUBJECT_RE.search(
         ctx.prompt[max(0, span.start - 60) : span.start]
