@@ -9,6 +9,7 @@ on by "or". Every prompt here is written for this file (none is copied from a be
 from __future__ import annotations
 
 import random
+import time
 
 from perturb.generate.core import prepare
 from perturb.generate.perturbations.register import _expand, _in_register, full_sentences, run_on, vocabulary
@@ -117,3 +118,13 @@ def test_no_indirect_question_with_a_direct_one_joined_by_or() -> None:
     assert one("is the gym included in the fee or do members pay extra", "casual_indian") == (
         "Please tell me, is the gym included in the fee or do members pay extra?"
     )
+
+
+def test_writing_out_a_long_run_on_is_linear() -> None:
+    # 456,000 characters with a clause start every few words: took about a minute when each
+    # clause start rescanned the run from its start; a few tenths of a second now
+    text = "can i move the van hire were stuck in traffic its a mess " * 8000
+    began = time.perf_counter()
+    written = full_sentences(text)
+    assert run_on(written)
+    assert time.perf_counter() - began < 10

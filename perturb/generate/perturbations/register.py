@@ -1036,7 +1036,7 @@ def run_on(text: str) -> bool:
     for a, b in sentence_spans(text):
         sentence = text[a:b]
         for m in _RUN_ON_CLAUSE_RE.finditer(sentence):
-            before = sentence[: m.start()].rstrip()
+            before = sentence[max(0, m.start() - 40) : m.start()].rstrip()  # bounded: linear
             if not _JOINED_RE.search(before) and not re.search(r"\b(?:we|they|you|who)$", before, re.I):
                 return True  # "we were still out" has its subject; "half hour were still" not
         if (
@@ -1046,6 +1046,9 @@ def run_on(text: str) -> bool:
         ):
             return True
     return False
+
+
+_NON_SPACE_RE = re.compile(r"\S")
 
 
 def full_sentences(masked: str) -> str:
@@ -1078,15 +1081,15 @@ def full_sentences(masked: str) -> str:
     pieces: list[str] = []
     start = 0
     for m in _CLAUSE_START_RE.finditer(text):
-        if _JOINED_RE.search(text[start : m.start()]):
+        # the words just before the clause start decide (a window, so a long run stays linear)
+        near = text[max(start, m.start() - 60) : m.start()]
+        if _JOINED_RE.search(near):
             continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
-        if re.search(
-            r"\b(?:you|u|and|or|to|just|on|in|at|for|with|from|of|by|about)$", text[start : m.start()], re.I
-        ):
+        if re.search(r"\b(?:you|u|and|or|to|just|on|in|at|for|with|from|of|by|about)$", near, re.I):
             continue  # "can you please send it": "please" inside the request, not a new one
-        if _ASKED_AUX_RE.search(text[start : m.start()] + " "):
+        if _ASKED_AUX_RE.search(near + " "):
             continue  # "what do i need to do": the subject of a question, not a new sentence
-        if len(text[start : m.start()].split()) >= 3 and len(text[m.end() :].split()) >= 1:
+        if len(near.split()) >= 3 and _NON_SPACE_RE.search(text, m.end()):
             pieces.append(text[start : m.start()])
             start = m.end()
     pieces.append(text[start:])
