@@ -128,3 +128,20 @@ def test_writing_out_a_long_run_on_is_linear() -> None:
     written = full_sentences(text)
     assert run_on(written)
     assert time.perf_counter() - began < 10
+
+
+def test_no_letter_that_keeps_a_texting_word() -> None:
+    # "Respected sir, ... my knee is sore lol ..." mixes a letter with a text message
+    for seed in range(6):
+        for reg in ("formal_british", "casual_indian"):
+            assert one("hi can we move the yoga class to the 5th my knee is sore lol", reg, seed=seed) is None
+            assert one("my flight got cancelled can u rebook me on the next one", reg, seed=seed) is None
+    # a "pls" the opener replaces is no texting word left behind
+    assert one("ordered 3 lamps only 2 came pls send the last one asap", "formal_british") == (
+        "Ordered 3 lamps only 2 came. Please could you send the last one asap?"
+    )
+
+
+def test_a_clause_with_we_have_run_on_inside_a_sentence_is_a_run_on() -> None:
+    assert run_on("Can I bring my dog to the cabin we have a small terrier?")
+    assert not run_on("We have a small terrier. Can I bring him to the cabin?")

@@ -1006,7 +1006,8 @@ def _lower_proper_value(ctx: TaskContext, masked: str) -> bool:
 
 
 _RUN_ON_CLAUSE_RE = re.compile(
-    r"(?<=[a-z0-9\ue001] )(?:we're|they're|you're|i'm|i've|he's|she's|it's"
+    r"(?<=[a-z0-9\ue001] )(?:we're|they're|you're|i'm|i've|he's|she's|it's|we have|we've|we had|we are"
+    r"|they have|they are"
     r"|were(?= (?:still|not|stuck|out|at|in|on|here|there|locked|running|waiting|going|coming|leaving|"
     r"home|away|late|told)\b)"
     r"|its(?= (?:\ue000|\d|(?:a|an|the|for|not|been|still|just|at|in|on|ok|okay|fine|too|very|so|really|now|"
@@ -1265,11 +1266,14 @@ def _rejoin_wake(wake: str, command: str, original: str) -> str:
     return wake + (decapitalize_first(command) if first and first.group().islower() else command)
 
 
-_UNSAID_RE = re.compile(
-    r"\bkindly\b|\blet me know\b|(?<![\w'/-])w/(?![\w/])"
-    r"|(?<![\w'/-])(?:pls|plz|u|ur|thx|tmrw|appt|mins|cuz|info|no:)(?![\w'/-])",
+_TEXTING_RE = re.compile(
+    r"(?<![\w'/-])w/(?![\w/])"
+    r"|(?<![\w'/-])(?:pls|plz|u|ur|thx|tmrw|appt|mins|cuz|no:|lol|omg|btw|idk|tbh|ty|tia)(?![\w'/-])",
     re.I,
 )
+"""Texting abbreviations ("w/", "pls", "u", "thx", "lol", ...): typed, never said, and never
+part of a letter."""
+_UNSAID_RE = re.compile(r"\bkindly\b|\blet me know\b|" + _TEXTING_RE.pattern, re.I)
 """Written idioms and abbreviations nobody says to a voice assistant ("Siri, kindly order X",
 "Hey Siri, please let me know how much ...", "OK Google, book a lesson w/ Sam", "Alexa, pls
 call mom"): a change after a wake word may not add one."""
@@ -1382,6 +1386,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             current = share(masked)
     if letter and not {"greeting", "closing"} & set(changes):
         return None
+    if "full_sentences" in changes and _TEXTING_RE.search(masked):
+        return None  # "Respected sir, ... my knee is sore lol ...": a texting word left in a letter
     if "full_sentences" not in changes and re.search(r"(?<![\w'])i(?=$|[\s'])", ctx.masked):
         # a message that writes "i" keeps it lower case in what was added ("i guess i lost it")
         masked = re.sub(r"(?<![\w'])I(?=$|[\s'])", "i", masked)
