@@ -525,14 +525,14 @@ def test_register_spelling_and_vocabulary_per_locale() -> None:
         assert word in v.text
     uk = Task(
         id="uk",
-        prompt="Please organise a holiday flat, my favourite colour is blue.",
+        prompt="Please organise a holiday with a hire car, my favourite colour is blue.",
         expected="ok",
         grader="exact",
     )  # type: ignore[arg-type]
     index = next(i for i in range(3) if register.register_for("uk", i) == "terse_us")
     v = gen(uk, "register", 0.1, index=index)
     assert v.details["register"] == "terse_us"
-    for word in ("organize", "vacation", "apartment", "favorite", "color"):
+    for word in ("organize", "vacation", "rental car", "favorite", "color"):
         assert word in v.text
     v = gen(uk, "register", 1.0, index=index)
     assert re.search(r"\b(?:pls|u|thx|ur)\b", v.text.lower())

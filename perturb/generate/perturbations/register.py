@@ -68,6 +68,7 @@ from perturb.generate.perturbations._text import (
     message_style,
     rounded,
     sentence_spans,
+    tokens_with_sentinels,
     trailing_clause,
     word_change_share,
     words,
@@ -153,7 +154,9 @@ def _phrase_res(kind: str, side: int) -> list[tuple[str, str, re.Pattern[str]]]:
     out = []
     if kind == "vocabulary":
         src, dst = ("us", "uk") if side == 0 else ("uk", "us")
-        pairs = [(p[src], p[dst]) for p in _data()["vocabulary"]]
+        # a British word with senses the American one lacks ("toilet cistern", "lift the box")
+        # is never swapped for it; the American word always has the British one's sense
+        pairs = [(p[src], p[dst]) for p in _data()["vocabulary"] if side == 0 or p.get("to_us", True)]
         pairs.sort(key=lambda p: -len(p[0]))
     else:
         pairs = [(a, b) if side == 0 else (b, a) for a, b in _data()[kind]]
@@ -258,6 +261,9 @@ def _expand(masked: str) -> str:
                     return m.group()
                 # "it's been lost" is "it has been lost", never "it is been lost"
                 return match_case(m.group(), full.split(" ", 1)[0] + " has") + (m.group(1) or "")
+            if short.endswith("'s") and (nxt in _PARTICIPLES or (nxt.endswith("ed") and len(nxt) > 3)):
+                # "It's stopped heating" is "has", "it's closed" is "is": which one is unclear
+                return m.group()
             if short == "can't" and full == "can not":
                 return m.group()
             if short.endswith("n't") and _INVERTED_RE.search(m.string[: m.start()]):
@@ -267,6 +273,10 @@ def _expand(masked: str) -> str:
                     return m.group()
                 aux, neg = full.rsplit(" ", 1) if " " in full else (full[:-3], "not")
                 return match_case(m.group(), aux) + (m.group(1) or "") + " " + neg
+            if short.endswith("n't") and nxt in _SUBJECT_PRONOUNS:
+                # a tag question ("..., don't you?") or one inside a sentence ("..., isn't it
+                # odd?"): never "do not you?"; the contraction stays
+                return m.group()
             return match_case(m.group(), full) + (m.group(1) or "")
 
         masked = rx.sub(one, masked)
@@ -313,6 +323,13 @@ _CAUSATIVE_RE = re.compile(
 )
 """An object followed by a past participle ("a new one made", "my brakes checked"): "Can I
 get X made?" asks whether something can be done; as "I want X made" it asks nothing."""
+
+
+_PUT_ON_RE = re.compile(
+    r"[^,.;!?]*?\b(?:on|onto|in|into|across|around|over|under)\s+(?:my|our|his|her|their)\b", re.I
+)
+"""A noun phrase placed on or in something of the user's ("a rose on my wrist", "new tiles in
+our bathroom"): work done there, which "give me" would ask to have handed over."""
 
 
 def _opener(
@@ -364,6 +381,14 @@ def _opener(
                 # "Can I get the deposit back?" asks; "Please give me the deposit back" demands,
                 # and "I need the locks changed" is never "Please give me the locks changed"
                 options = [o for o in options if "give me" not in o.lower()]
+            if _PUT_ON_RE.match(rest[noun.end() :]):
+                # "I'd like a small rose on my wrist" asks for work done, not a thing handed over:
+                # never "Please give me a small rose on my wrist"
+                options = [o for o in options if "give me" not in o.lower()]
+            if re.search(r"\bplease\b", rest[noun.end() :], re.I):
+                # "Want a replacement, please." clips the subject and keeps the courtesy: a
+                # clipped opener ("Want", "Need") only before a sentence that says no "please"
+                options = [o for o in options if not _drops_subject(o.split()[0])]
             if not _abstract_head(rest[noun.end() :]):
                 # "I would be grateful for a sympathy wreath" asks for a gift, not an order:
                 # thanks in advance fit a service or a remedy ("an appointment", "a refund")
@@ -699,11 +724,13 @@ def _question(masked: str, reg: str, rng: random.Random, plain: bool = False, vo
 _JOINED_DIRECT_RE = re.compile(
     r"\b(?:and|or|but)\s+(?:(?:at\s+)?(?:what|when|where|how|why|which|who)(?:\s+[a-z]+)?\s+)?"
     r"(?:do|does|did|is|are|was|were|can|could|should|shall|will|would|has|have|may|must)\s+"
-    r"(?:i|you|we|they|it|he|she|that|this|there)\b",
+    r"(?:i|you|we|they|it|he|she|that|this|there|someone|somebody|anyone|anybody|everyone|everybody)\b"
+    r"|\bor\s+(?:do|does|did)\s+(?!nothing\b|not\b)[a-z]",
     re.I,
 )
 """A direct question joined on after "and"/"or" ("... or should I come back in", "..., and
-what time do you close"): inside an indirect question it reads as a blend of the two."""
+what time do you close", "... or did someone put too much in", "... or do guests pay extra"):
+inside an indirect question it reads as a blend of the two."""
 
 
 def _indirect_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op]:
@@ -935,6 +962,7 @@ _QUESTION_START = frozenset(
 )
 _CLAUSE_START_RE = re.compile(
     r"\s+(?=(?:can i|could i|can we|could we|can you|could you|do you|do we|should i|should we|"
+    r"(?:can|could) (?:someone|somebody|anyone|anybody) |"
     r"is there|are there|is it|i need|i want|"
     r"i'm|i have|i've|why|"
     r"(?:what|how|where|when|which|who)(?: [a-z]+)? (?:do|does|did|can|could|should|will|would) "
@@ -977,6 +1005,53 @@ def _lower_proper_value(ctx: TaskContext, masked: str) -> bool:
     return False
 
 
+_RUN_ON_CLAUSE_RE = re.compile(
+    r"(?<=[a-z0-9\ue001] )(?:we're|they're|you're|i'm|i've|he's|she's|it's|we have|we've|we had|we are"
+    r"|they have|they are"
+    r"|were(?= (?:still|not|stuck|out|at|in|on|here|there|locked|running|waiting|going|coming|leaving|"
+    r"home|away|late|told)\b)"
+    r"|its(?= (?:\ue000|\d|(?:a|an|the|for|not|been|still|just|at|in|on|ok|okay|fine|too|very|so|really|now|"
+    r"already|always|never|gone|going|here|there|my|our|your|only|due|broken|late|over|all)\b)))(?= )",
+    re.I,
+)
+"""A clause of its own run on inside a sentence, with no comma or conjunction before it
+("... by another half hour were still out on the lake", "... to my work its 88 Canal Street",
+"... can someone come asap we're at X"): what a text message's unpunctuated run keeps when
+it is written out."""
+_JOINER_RE = re.compile(
+    r"\b(?:and|or|but|so|because|cos|if|when|that|which|who|while|since|as|after|before|until|"
+    r"then|whether|like|than)\b",
+    re.I,
+)
+_RUN_ON_WORDS = 16
+"""A sentence this long with no comma and no conjunction is a run-on of two or more."""
+
+
+def run_on(text: str) -> bool:
+    """Whether a sentence of ``text`` (a text message written out by :func:`full_sentences`)
+    still runs two clauses together: a clause start inside it with nothing joining it on
+    (:data:`_RUN_ON_CLAUSE_RE`), or :data:`_RUN_ON_WORDS` words with no comma and no
+    conjunction. A letter's greeting, closing or formal question lead around such a run
+    ("Kindly let me know whether I can extend X were still out on the lake.") mixes two
+    registers."""
+    for a, b in sentence_spans(text):
+        sentence = text[a:b]
+        for m in _RUN_ON_CLAUSE_RE.finditer(sentence):
+            before = sentence[max(0, m.start() - 40) : m.start()].rstrip()  # bounded: linear
+            if not _JOINED_RE.search(before) and not re.search(r"\b(?:we|they|you|who)$", before, re.I):
+                return True  # "we were still out" has its subject; "half hour were still" not
+        if (
+            len(tokens_with_sentinels(sentence)) >= _RUN_ON_WORDS
+            and "," not in sentence
+            and not _JOINER_RE.search(sentence)
+        ):
+            return True
+    return False
+
+
+_NON_SPACE_RE = re.compile(r"\S")
+
+
 def full_sentences(masked: str) -> str:
     """A lower-case, unpunctuated text message written out as full sentences: the subject
     put back ("need a van" -> "I need a van"), "i" and bare contractions fixed ("cant" ->
@@ -1007,15 +1082,15 @@ def full_sentences(masked: str) -> str:
     pieces: list[str] = []
     start = 0
     for m in _CLAUSE_START_RE.finditer(text):
-        if _JOINED_RE.search(text[start : m.start()]):
+        # the words just before the clause start decide (a window, so a long run stays linear)
+        near = text[max(start, m.start() - 60) : m.start()]
+        if _JOINED_RE.search(near):
             continue  # "... policy if i miss a lesson": the clause is joined on, not a new sentence
-        if re.search(
-            r"\b(?:you|u|and|or|to|just|on|in|at|for|with|from|of|by|about)$", text[start : m.start()], re.I
-        ):
+        if re.search(r"\b(?:you|u|and|or|to|just|on|in|at|for|with|from|of|by|about)$", near, re.I):
             continue  # "can you please send it": "please" inside the request, not a new one
-        if _ASKED_AUX_RE.search(text[start : m.start()] + " "):
+        if _ASKED_AUX_RE.search(near + " "):
             continue  # "what do i need to do": the subject of a question, not a new sentence
-        if len(text[start : m.start()].split()) >= 3 and len(text[m.end() :].split()) >= 1:
+        if len(near.split()) >= 3 and _NON_SPACE_RE.search(text, m.end()):
             pieces.append(text[start : m.start()])
             start = m.end()
     pieces.append(text[start:])
@@ -1191,9 +1266,17 @@ def _rejoin_wake(wake: str, command: str, original: str) -> str:
     return wake + (decapitalize_first(command) if first and first.group().islower() else command)
 
 
-_UNSAID_RE = re.compile(r"\bkindly\b|\blet me know\b", re.I)
-"""Written idioms nobody says to a voice assistant ("Siri, kindly order X", "Hey Siri, please
-let me know how much ..."): a change after a wake word may not add one."""
+_TEXTING_RE = re.compile(
+    r"(?<![\w'/-])w/(?![\w/])"
+    r"|(?<![\w'/-])(?:pls|plz|u|ur|thx|tmrw|appt|mins|cuz|no:|lol|omg|btw|idk|tbh|ty|tia)(?![\w'/-])",
+    re.I,
+)
+"""Texting abbreviations ("w/", "pls", "u", "thx", "lol", ...): typed, never said, and never
+part of a letter."""
+_UNSAID_RE = re.compile(r"\bkindly\b|\blet me know\b|" + _TEXTING_RE.pattern, re.I)
+"""Written idioms and abbreviations nobody says to a voice assistant ("Siri, kindly order X",
+"Hey Siri, please let me know how much ...", "OK Google, book a lesson w/ Sam", "Alexa, pls
+call mom"): a change after a wake word may not add one."""
 
 
 def _unsaid_count(text: str) -> int:
@@ -1233,6 +1316,10 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             start = full_sentences(source)
             if _lower_value_opens_sentence(ctx, start) or _lower_proper_value(ctx, start):
                 return None  # "noah won't be in today. He's got ..." mixes the two casings
+            if run_on(start):
+                # "Kindly let me know whether I can extend X were still out on the lake.": a
+                # written register around a run-on that stays one; terse keeps its lower case
+                return None
             written = ["full_sentences"]
             style = "written"
     locale = _LOCALE[reg]
@@ -1299,6 +1386,8 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
             current = share(masked)
     if letter and not {"greeting", "closing"} & set(changes):
         return None
+    if "full_sentences" in changes and _TEXTING_RE.search(masked):
+        return None  # "Respected sir, ... my knee is sore lol ...": a texting word left in a letter
     if "full_sentences" not in changes and re.search(r"(?<![\w'])i(?=$|[\s'])", ctx.masked):
         # a message that writes "i" keeps it lower case in what was added ("i guess i lost it")
         masked = re.sub(r"(?<![\w'])I(?=$|[\s'])", "i", masked)
