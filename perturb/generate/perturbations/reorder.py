@@ -989,7 +989,7 @@ def _split_unit(
             len(clause_list) == 1 and _deadline_front(first, timeish)
         )
     if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
-        split = _trailing_clause(body)
+        split = _trailing_clause(body, timeish)
         if split is not None:  # nothing else moves: the clause may open the sentence
             main, sub = split
             return Unit([Clause(main), Clause(sub, bare=True)], end, False, True)
@@ -1048,14 +1048,15 @@ _ASKING_WORDS = frozenset(
 pool is open", "do you know when the shop opens", "remind me when it's due")."""
 
 
-def _trailing_clause(body: str) -> tuple[str, str] | None:
+def _trailing_clause(body: str, timeish: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(main clause, subordinate clause) of a sentence that ends with a subordinator
     ("if", "when", "unless", "while", "after", "before", "until", "although", "even though")
     and a clause with its own subject ("What happens to our data | if we cancel the
     subscription"), or None: the sentence is in lower case or has a comma, the subordinate
     clause has no back-reference (fronted, "it" would come before what it names), the main
     clause opens with a question word, "please", a subject or a verb of request and the
-    sentence holds no "and/but/or" or second subordinator."""
+    sentence holds no "and/but/or" or second subordinator, and the main clause does not end
+    with a time the subordinate clause narrows ("on Saturday morning when I'm in")."""
     if not body[:1].isupper() or re.search(r"[,;:]", body):
         return None
     tokens = _TOKEN_RE.findall(body)
@@ -1082,6 +1083,10 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
         return None
     k = subs[0]
     main, sub = tokens[:k], tokens[k:]
+    if _plain(main[-1]) in _TIME_WORDS or main[-1].rstrip(".,!?") in timeish:
+        # "redeliver on Saturday morning when I'm in": the clause narrows the time right
+        # before it; fronted ("When I'm in, can you ...") it reads as a condition
+        return None
     lead = 2 if _plain(sub[0]) == "even" else 1  # "even though we switched ..."
     if len(main) < 3 or len(sub) < lead + 2 or _plain(sub[lead]) not in _CLAUSE_SUBJECTS:
         return None
@@ -1932,10 +1937,40 @@ measure up": measure what?) or a judgement with nothing to judge ("Is anyone ava
 for what?)."""
 
 
+_RELATIVE_TIME = (
+    r"\b(?:that|those)\s+(?:morning|afternoon|evening|night|day|week|weekend|month|year)s?\b"
+    r"|\bthe\s+(?:(?:day|night|week|weekend|morning|afternoon|evening)\s+(?:before|after)"
+    r"|(?:next|following|same|previous)\s+(?:day|night|week|weekend|morning|afternoon|evening))\b"
+)
+"""A time relative to a day named before ("that afternoon", "the day before", "the next
+morning"): read before that day, it has nothing to count from."""
+_RELATIVE_TIME_RE = re.compile(_RELATIVE_TIME, re.I)
+_STORY_QUESTION_RE = re.compile(
+    r"\bas well\b"
+    r"|\bactually\b"
+    r"|\bwhat\s+(?:has\s+|had\s+)?happened\b"
+    r"|\b(?:something|anything)(?=\s*(?:[,.!?]|$|and\b|or\b))"
+    r"|" + _RELATIVE_TIME + r"|,\s*(?:(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has)"
+    r"(?:n['’]t)?|won['’]t|ain['’]t)\s+(?:you|i|we|it|they|he|she|there)\s*[?.!]*\s*$"
+    r"|,\s*right\s*[?.!]*\s*$",
+    re.I,
+)
+"""Wording of a question or request that presupposes the story told before it: "as well"
+(as what?), "actually" ("when someone's actually coming", after a no-show), "what happened"
+(to what?), a bare "something" ("suggest something and deliver": something of what?), a time
+relative to a day named before ("that afternoon"), a tag question that asks agreement with
+the story (", don't you?", ", right?"). "recommend something you have in stock" names it."""
+
+
 def _leans_on_nothing(text: str) -> bool:
+    """No back-reference, no wording that asks about earlier text (``_VAGUE_QUESTION_RE``,
+    ``_STORY_QUESTION_RE``), no object left to earlier text (``_LEANING_ENDS``), no word
+    that leans on it (``_CONTEXT_WORDS``) and no "the" except before a value."""
     if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
         return False
     if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
+        return False
+    if _STORY_QUESTION_RE.search(text):  # "Do you do lunch on board as well?"
         return False
     tokens = _TOKEN_RE.findall(text)
     if tokens and _plain(tokens[-1]) in _LEANING_ENDS:
@@ -2007,6 +2042,11 @@ def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     return front + [0] + [t for t in tails if t not in chosen]
 
 
+_NOT_OPENING = frozenset({"with", "without"})
+"""Clause openers that add to the object before them (", with a birthday note", ", without
+onions"): fronted ("With a birthday note, send ...") they read unidiomatically."""
+
+
 def _openers(unit: Unit) -> list[bool]:
     """Per clause: it may open its sentence (a short clause opening with a preposition, a
     time only under the rule of a time phrase). Computed once per unit, not per draw, so that
@@ -2018,6 +2058,7 @@ def _openers(unit: Unit) -> list[bool]:
         for clause in unit.clauses[1:]:
             ok = (
                 _first_word(clause.head) in _FRONTABLE
+                and _first_word(clause.head) not in _NOT_OPENING
                 and clause.head[:1].isalpha()
                 and len(_TOKEN_RE.findall(" ".join(clause.parts()))) <= 5
             )
@@ -2054,8 +2095,12 @@ def _structure(
 
 def _leaning(spans: list[Span]) -> frozenset[str]:
     """Sentinels of values that are words leaning on earlier text ("refund one payment":
-    "one" is protected as a number)."""
-    return frozenset(sentinel(i) for i, span in enumerate(spans) if span.text.lower() in _CONTEXT_WORDS)
+    "one" is protected as a number; a relative time "that afternoon" protected as a slot)."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        if span.text.lower() in _CONTEXT_WORDS or _RELATIVE_TIME_RE.search(span.text)
+    )
 
 
 _CURRENCY_RE = re.compile(r"[$€£¥₹]|\b(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b", re.I)
