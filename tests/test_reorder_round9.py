@@ -107,3 +107,54 @@ def test_round_nine_story_questions_and_openers(
     prompt: str, slots: dict[str, str], expected: set[str]
 ) -> None:
     assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # "with <person>" is a phrase a time passes; a place right after the person stays with them
+        (
+            "Alexa, book a massage with Tom at Body Works for next Friday.",
+            {"who": "Tom", "place": "Body Works", "day": "next Friday"},
+            {"Alexa, book a massage for next Friday with Tom at Body Works."},
+        ),
+        # a bare time right after the person is no part of the name
+        (
+            "Book me an eye test with Dr Shah next Monday morning",
+            {"who": "Dr Shah", "day": "next Monday", "t": "morning"},
+            {"Book me an eye test next Monday morning with Dr Shah"},
+        ),
+        # a day and its clock time stay side by side, "at 10" unrecognised as a time included
+        (
+            "Book a haircut with Anna on Friday at 10",
+            {"who": "Anna", "d": "Friday", "t": "10"},
+            {"Book a haircut with Anna at 10 on Friday"},
+        ),
+        # "with <thing>" without a person's value stays with its noun
+        ("Order a birthday cake with pink icing for Saturday.", {"c": "pink", "d": "Saturday"}, set()),
+        # a named place with its town is one place a later time may pass
+        (
+            "Reserve a court at the Riverside Centre in Leeds for 6pm tomorrow.",
+            {"p": "Riverside Centre", "town": "Leeds", "t": "6pm", "d": "tomorrow"},
+            {"Reserve a court for 6pm tomorrow at the Riverside Centre in Leeds."},
+        ),
+        # a reminder's time stands on either side of its errand
+        (
+            "Remind me to feed the cat at 6 pm tomorrow",
+            {"t": "6 pm", "d": "tomorrow"},
+            {"Remind me at 6 pm tomorrow to feed the cat"},
+        ),
+        ("Remind me at 7am to take out the bins.", {"t": "7am"}, {"Remind me to take out the bins at 7am."}),
+        # ... but not a deadline (the errand's), nor the time of an event noun
+        ("Remind me to renew my passport by Friday.", {"d": "Friday"}, set()),
+        ("Remind me to confirm the appointment at 3pm.", {"t": "3pm"}, set()),
+        # "at Tesco" is no time: "remind me at Tesco" would be another reminder
+        (
+            "Remind me to buy milk at Tesco tomorrow",
+            {"s": "Tesco", "d": "tomorrow"},
+            {"Remind me to buy milk tomorrow at Tesco"},
+        ),
+    ],
+)
+def test_round_nine_moves_inside_one_sentence(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected

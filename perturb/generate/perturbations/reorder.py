@@ -420,6 +420,9 @@ def split_phrases(
     tokens = _TOKEN_RE.findall(clause)
     if len(tokens) < 3 or re.search(r"[,;:.!?—–]\s|\s-\s", clause):  # glued clauses stay as written
         return Clause(clause, [], tail)
+    reminder = _reminder(clause, timeish, past)
+    if reminder is not None:
+        return Clause(reminder[0], reminder[1], tail)
     # the phrase region: after the last stop word; phrases open at a start word
     begin = 0
     opened_from = False
@@ -452,6 +455,7 @@ def split_phrases(
         )
         or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
         or _ago_at(tokens, i)
+        or _with_value(tokens, i)
         or (
             tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE
         )
@@ -479,7 +483,9 @@ def split_phrases(
                 and _plain(g[0]) in _ATTACHING_PREPOSITIONS
                 and not _has_time(g, timeish)
                 # "at the Northgate clinic next week": a named place a later time may pass
-                and not (_plain(g[0]) in ("at", "in") and _named_place(g) and times_after[k])
+                and not (
+                    _plain(g[0]) in ("at", "in") and _named_place(g) and _times_follow(groups, k, times_after)
+                )
             )
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
@@ -503,6 +509,83 @@ def split_phrases(
     return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
 
 
+_REMINDER_RE = re.compile(r"(\W*remind (?:me|us))\s+(.+)$", re.I)
+_NOT_REMINDER_TIMES = frozenset("by before until till after within from between".split())
+
+
+def _reminder(clause: str, timeish: frozenset[str], past: frozenset[str]) -> tuple[str, list[str]] | None:
+    """("remind me", [the errand, its time] in the order they are written) for "remind me
+    to <errand> <time>" and "remind me <time> to <errand>", or None. For a reminder the time
+    of the errand is the time to remind, so the time may stand on either side of the errand
+    ("Remind me at 5pm to call mum" / "Remind me to call mum at 5pm"); the times stay one
+    unit. Refused: a deadline or a span ("by Friday", "before 8 am", "from 2 to 4": the
+    errand's, not the reminder's), an errand with a time of its own left, an errand ending in
+    an event noun ("to confirm the appointment at 3pm": the appointment's time) or in "at
+    <value>" ("to water the tomatoes at 7 every evening": one time split in two; "to buy
+    milk at Tesco tomorrow": "remind me at Tesco" would be another reminder)."""
+    m = _REMINDER_RE.match(clause)
+    if m is None:
+        return None
+    head, rest = m.group(1), m.group(2)
+    errand_first = _first_word(rest) == "to"
+    if errand_first:
+        sub = split_phrases(rest, timeish, past)
+        if not sub.phrases or sub.tail:
+            return None
+        # the trailing time phrases are the time; the phrases before them stay in the errand
+        k = len(sub.phrases)
+        while k > 0 and _has_time(_TOKEN_RE.findall(sub.phrases[k - 1]), timeish):
+            k -= 1
+        errand, when = " ".join([sub.head, *sub.phrases[:k]]), " ".join(sub.phrases[k:])
+    else:
+        to = re.search(r"\s+to\s+", rest)
+        if to is None:
+            return None
+        when, errand = rest[: to.start()], rest[to.start() :].strip()
+    when_tokens = _TOKEN_RE.findall(when)
+    errand_tokens = _TOKEN_RE.findall(errand)
+    if (
+        len(errand_tokens) < 2
+        or not when_tokens
+        or _plain(when_tokens[0]) in _NOT_REMINDER_TIMES
+        or not all(_has_time([t], timeish) or _plain(t) in _TIME_FILLERS for t in when_tokens)
+        or _has_time(errand_tokens, timeish)
+        or _plain(errand_tokens[-1]) in _EVENT_NOUNS
+        # "to water the tomatoes at 7 | every evening": one time, or "at Tesco": a place
+        or (errand_tokens[-1].startswith("\ue000") and _plain(errand_tokens[-2]) == "at")
+    ):
+        return None
+    return head, [errand, when] if errand_first else [when, errand]
+
+
+_TIME_FILLERS = frozenset("at on in for this next every the and".split())
+"""Words a reminder's time may hold besides time values ("at 8am and 8pm every day")."""
+
+
+_TITLES = frozenset("dr mr mrs ms miss prof".split())
+_WITH_OWNERS = frozenset("for from to into of with at in on near before after about".split())
+"""Prepositions whose noun a later "with" belongs to."""
+
+
+def _with_value(tokens: list[str], i: int) -> bool:
+    """True when ``tokens[i]`` is "with" before a protected value, a title before one or a
+    person's name ("a consultation with Jade", "a check-up with Dr Okafor", "a survey with
+    SunRise Solar"): who gives what the head arranges, a phrase a time may pass ("book a
+    consultation for next Tuesday with Jade"). A place right after it stays with it ("with
+    Jade at Ink and Iron": ``_attached``); "with blue icing", "with my wife" carry no value
+    and stay glued to the noun before them. After a preposition's noun ("an hour before the
+    meeting with Dana", "for a wedding with 120 guests") "with" belongs to that noun: no
+    phrase opens."""
+    if _plain(tokens[i]) != "with" or i + 1 >= len(tokens) or i == 0:
+        return False
+    if any(_plain(t) in _WITH_OWNERS for t in tokens[1:i]):
+        return False  # "an hour before the meeting with Dana", "for a wedding with 120 guests"
+    nxt = tokens[i + 1]
+    if _plain(nxt) in _TITLES and i + 2 < len(tokens):
+        nxt = tokens[i + 2]
+    return nxt.startswith("\ue000")
+
+
 _PARTICLES = frozenset({"in", "on", "over"})
 """Start words that are a phrasal verb's particle when a preposition follows ("book my bike
 in for a service", "pop over on Friday")."""
@@ -512,6 +595,17 @@ _PLACE_OPENERS = frozenset({"in", "at", "near", "outside"})
 def _named_place(group: list[str]) -> bool:
     """ "at/in the <value> <noun>" ("at the Northgate clinic"): a place named by a protected value."""
     return 3 <= len(group) <= 4 and group[2].startswith("\ue000") and group[-1][-1:] not in ",;:"
+
+
+def _times_follow(groups: list[list[str]], k: int, times_after: list[bool]) -> bool:
+    """True when only times follow group ``k``, after at most one town of its own ("at the
+    Tesco Extra | in Hatfield | for 7:45 tomorrow morning": the town stays with the named
+    place, ``_attached``)."""
+    if times_after[k]:
+        return True
+    nxt = groups[k + 1] if k + 1 < len(groups) else []
+    town = len(nxt) == 2 and _plain(nxt[0]) in _PLACE_OPENERS and nxt[1].startswith("\ue000")
+    return town and times_after[k + 1]
 
 
 def _times_after(groups: list[list[str]], timeish: frozenset[str]) -> list[bool]:
@@ -647,8 +741,8 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
         # Ford Fiesta next Tuesday morning": a time that ends the clause after a noun's value
         # ("a deep clean of the kitchen this Saturday for under £120": the time ends the
         # noun phrase when a phrase of its own follows it)
-        if _plain(tokens[i - 2]) in _PHRASE_START:
-            return True
+        if _plain(tokens[i - 2]) in _PHRASE_START or _with_value(tokens, i - 2):
+            return True  # "with Dr Okafor next Tuesday": the time is no part of the name
         if _plain(tokens[i - 2]) not in _DETERMINERS:
             return False
         j = i
@@ -1775,7 +1869,8 @@ def _times_together(phrases: list[str], timed: list[bool], new: list[int]) -> bo
     where = {p: k for k, p in enumerate(new)}
     for i in range(len(phrases) - 1):
         day_and_time = _first_word(phrases[i]) in ("on", "for") and _first_word(phrases[i + 1]) == "at"
-        if day_and_time and timed[i] and timed[i + 1] and abs(where[i] - where[i + 1]) != 1:
+        # "at 11" after a day is its clock time even when 11 was not recognised as a time
+        if day_and_time and timed[i] and abs(where[i] - where[i + 1]) != 1:
             return False
     return True
 
