@@ -423,6 +423,7 @@ def split_phrases(
     reminder = _reminder(clause, timeish, past)
     if reminder is not None:
         return Clause(reminder[0], reminder[1], tail)
+    owner = _first_owner(tokens)
     # the phrase region: after the last stop word; phrases open at a start word
     begin = 0
     opened_from = False
@@ -453,9 +454,9 @@ def split_phrases(
             and i not in particles
             and (i - 1 in particles or not _continues(tokens, i, timeish))
         )
-        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
+        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish, owner))
         or _ago_at(tokens, i)
-        or _with_value(tokens, i)
+        or _with_value(tokens, i, owner)
         or (
             tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE
         )
@@ -567,7 +568,13 @@ _WITH_OWNERS = frozenset("for from to into of with at in on near before after ab
 """Prepositions whose noun a later "with" belongs to."""
 
 
-def _with_value(tokens: list[str], i: int) -> bool:
+def _first_owner(tokens: list[str]) -> int:
+    """The index of the first preposition after the first word whose noun a later "with"
+    belongs to (``_WITH_OWNERS``), or ``len(tokens)``: one pass per clause."""
+    return next((k for k in range(1, len(tokens)) if _plain(tokens[k]) in _WITH_OWNERS), len(tokens))
+
+
+def _with_value(tokens: list[str], i: int, owner: int) -> bool:
     """True when ``tokens[i]`` is "with" before a protected value, a title before one or a
     person's name ("a consultation with Jade", "a check-up with Dr Okafor", "a survey with
     SunRise Solar"): who gives what the head arranges, a phrase a time may pass ("book a
@@ -578,7 +585,7 @@ def _with_value(tokens: list[str], i: int) -> bool:
     phrase opens."""
     if _plain(tokens[i]) != "with" or i + 1 >= len(tokens) or i == 0:
         return False
-    if any(_plain(t) in _WITH_OWNERS for t in tokens[1:i]):
+    if owner < i:  # ``_first_owner``
         return False  # "an hour before the meeting with Dana", "for a wedding with 120 guests"
     nxt = tokens[i + 1]
     if _plain(nxt) in _TITLES and i + 2 < len(tokens):
@@ -730,10 +737,10 @@ def _has_time(tokens: list[str], timeish: frozenset[str]) -> bool:
     return any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in tokens)
 
 
-def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()) -> bool:
+def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset(), owner: int = 0) -> bool:
     """A time value with no preposition of its own ("... pedicure tomorrow afternoon for 2")
     opens a phrase; after "to", "and", a preposition or another value it belongs to what
-    precedes ("from June 14 to June 18")."""
+    precedes ("from June 14 to June 18"). ``owner``: ``_first_owner(tokens)``."""
     prev = tokens[i - 1]
     low = _plain(prev)
     if prev.startswith("\ue000") and prev.rstrip(".,!?") not in timeish and i > 1:
@@ -741,7 +748,7 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
         # Ford Fiesta next Tuesday morning": a time that ends the clause after a noun's value
         # ("a deep clean of the kitchen this Saturday for under £120": the time ends the
         # noun phrase when a phrase of its own follows it)
-        if _plain(tokens[i - 2]) in _PHRASE_START or _with_value(tokens, i - 2):
+        if _plain(tokens[i - 2]) in _PHRASE_START or _with_value(tokens, i - 2, owner):
             return True  # "with Dr Okafor next Tuesday": the time is no part of the name
         if _plain(tokens[i - 2]) not in _DETERMINERS:
             return False
