@@ -158,3 +158,27 @@ def test_round_nine_story_questions_and_openers(
 )
 def test_round_nine_moves_inside_one_sentence(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
     assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # a place clause never opens a sentence whose head opens with its subject: "At 4 Oak
+        # Lane, I'd like a quote ..." would locate the writer, not the fencing
+        (
+            "I'd like a quote for new fencing, about 15 metres, at 4 Oak Lane.",
+            {"len": "15 metres", "addr": "4 Oak Lane"},
+            {"I'd like a quote for new fencing, at 4 Oak Lane, about 15 metres."},
+        ),
+        # ... an order's place clause still may ("In Soho, book a table ...")
+        (
+            "Book a table for four, at 7pm, in Soho.",
+            {"n": "four", "t": "7pm", "p": "Soho"},
+            {"Book a table for four, in Soho, at 7pm.", "In Soho, book a table for four, at 7pm."},
+        ),
+    ],
+)
+def test_round_nine_place_clause_before_a_subject(
+    prompt: str, slots: dict[str, str], expected: set[str]
+) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected

@@ -2146,7 +2146,9 @@ def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
 
 _NOT_OPENING = frozenset({"with", "without"})
 """Clause openers that add to the object before them (", with a birthday note", ", without
-onions"): fronted ("With a birthday note, send ...") they read unidiomatically."""
+onions"): fronted ("With a birthday note, send ...") they read unidiomatically. A place
+clause ("at/in/near/outside ...") does not open a sentence whose head opens with its subject
+("I'd like a quote ..."): fronted, it would locate the writer."""
 
 
 def _openers(unit: Unit) -> list[bool]:
@@ -2164,6 +2166,10 @@ def _openers(unit: Unit) -> list[bool]:
                 and clause.head[:1].isalpha()
                 and len(_TOKEN_RE.findall(" ".join(clause.parts()))) <= 5
             )
+            # "At 8 Willow Drive, I'd like a quote ...": a place fronted before a subject
+            # locates the writer, not the thing asked for
+            if ok and not (clause.head_timed or any(clause.timed)) and _first_word(head.head) in _SUBJECTS:
+                ok = _first_word(clause.head) not in _PLACE_OPENERS
             # a time opens the sentence only under the same rule as a time phrase
             if ok and (clause.head_timed or any(clause.timed)):
                 if head_ok is None:
