@@ -420,6 +420,10 @@ def split_phrases(
     tokens = _TOKEN_RE.findall(clause)
     if len(tokens) < 3 or re.search(r"[,;:.!?—–]\s|\s-\s", clause):  # glued clauses stay as written
         return Clause(clause, [], tail)
+    reminder = _reminder(clause, timeish, past)
+    if reminder is not None:
+        return Clause(reminder[0], reminder[1], tail)
+    owner = _first_owner(tokens)
     # the phrase region: after the last stop word; phrases open at a start word
     begin = 0
     opened_from = False
@@ -450,8 +454,9 @@ def split_phrases(
             and i not in particles
             and (i - 1 in particles or not _continues(tokens, i, timeish))
         )
-        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish))
+        or (tokens[i].rstrip(".,!?") in timeish and _opens_bare(tokens, i, timeish, owner))
         or _ago_at(tokens, i)
+        or _with_value(tokens, i, owner)
         or (
             tokens[i].rstrip(".,!?") in past and _plain(tokens[i - 1]) not in _PHRASE_START | _NOT_BEFORE_BARE
         )
@@ -479,7 +484,9 @@ def split_phrases(
                 and _plain(g[0]) in _ATTACHING_PREPOSITIONS
                 and not _has_time(g, timeish)
                 # "at the Northgate clinic next week": a named place a later time may pass
-                and not (_plain(g[0]) in ("at", "in") and _named_place(g) and times_after[k])
+                and not (
+                    _plain(g[0]) in ("at", "in") and _named_place(g) and _times_follow(groups, k, times_after)
+                )
             )
             or _BACK_REFERENCE_RE.search(" ".join(g))
             or _attached(before, g, timeish, bool(phrases))
@@ -503,6 +510,89 @@ def split_phrases(
     return Clause(" ".join(head_tokens), [" ".join(g) for g in phrases], tail, frontable)
 
 
+_REMINDER_RE = re.compile(r"(\W*remind (?:me|us))\s+(.+)$", re.I)
+_NOT_REMINDER_TIMES = frozenset("by before until till after within from between".split())
+
+
+def _reminder(clause: str, timeish: frozenset[str], past: frozenset[str]) -> tuple[str, list[str]] | None:
+    """("remind me", [the errand, its time] in the order they are written) for "remind me
+    to <errand> <time>" and "remind me <time> to <errand>", or None. For a reminder the time
+    of the errand is the time to remind, so the time may stand on either side of the errand
+    ("Remind me at 5pm to call mum" / "Remind me to call mum at 5pm"); the times stay one
+    unit. Refused: a deadline or a span ("by Friday", "before 8 am", "from 2 to 4": the
+    errand's, not the reminder's), an errand with a time of its own left, an errand ending in
+    an event noun ("to confirm the appointment at 3pm": the appointment's time) or in "at
+    <value>" ("to water the tomatoes at 7 every evening": one time split in two; "to buy
+    milk at Tesco tomorrow": "remind me at Tesco" would be another reminder)."""
+    m = _REMINDER_RE.match(clause)
+    if m is None:
+        return None
+    head, rest = m.group(1), m.group(2)
+    errand_first = _first_word(rest) == "to"
+    if errand_first:
+        sub = split_phrases(rest, timeish, past)
+        if not sub.phrases or sub.tail:
+            return None
+        # the trailing time phrases are the time; the phrases before them stay in the errand
+        k = len(sub.phrases)
+        while k > 0 and _has_time(_TOKEN_RE.findall(sub.phrases[k - 1]), timeish):
+            k -= 1
+        errand, when = " ".join([sub.head, *sub.phrases[:k]]), " ".join(sub.phrases[k:])
+    else:
+        to = re.search(r"\s+to\s+", rest)
+        if to is None:
+            return None
+        when, errand = rest[: to.start()], rest[to.start() :].strip()
+    when_tokens = _TOKEN_RE.findall(when)
+    errand_tokens = _TOKEN_RE.findall(errand)
+    if (
+        len(errand_tokens) < 2
+        or not when_tokens
+        or _plain(when_tokens[0]) in _NOT_REMINDER_TIMES
+        or not all(_has_time([t], timeish) or _plain(t) in _TIME_FILLERS for t in when_tokens)
+        or _has_time(errand_tokens, timeish)
+        or _plain(errand_tokens[-1]) in _EVENT_NOUNS
+        # "to water the tomatoes at 7 | every evening": one time, or "at Tesco": a place
+        or (errand_tokens[-1].startswith("\ue000") and _plain(errand_tokens[-2]) == "at")
+    ):
+        return None
+    return head, [errand, when] if errand_first else [when, errand]
+
+
+_TIME_FILLERS = frozenset("at on in for this next every the and".split())
+"""Words a reminder's time may hold besides time values ("at 8am and 8pm every day")."""
+
+
+_TITLES = frozenset("dr mr mrs ms miss prof".split())
+_WITH_OWNERS = frozenset("for from to into of with at in on near before after about".split())
+"""Prepositions whose noun a later "with" belongs to."""
+
+
+def _first_owner(tokens: list[str]) -> int:
+    """The index of the first preposition after the first word whose noun a later "with"
+    belongs to (``_WITH_OWNERS``), or ``len(tokens)``: one pass per clause."""
+    return next((k for k in range(1, len(tokens)) if _plain(tokens[k]) in _WITH_OWNERS), len(tokens))
+
+
+def _with_value(tokens: list[str], i: int, owner: int) -> bool:
+    """True when ``tokens[i]`` is "with" before a protected value, a title before one or a
+    person's name ("a consultation with Jade", "a check-up with Dr Okafor", "a survey with
+    SunRise Solar"): who gives what the head arranges, a phrase a time may pass ("book a
+    consultation for next Tuesday with Jade"). A place right after it stays with it ("with
+    Jade at Ink and Iron": ``_attached``); "with blue icing", "with my wife" carry no value
+    and stay glued to the noun before them. After a preposition's noun ("an hour before the
+    meeting with Dana", "for a wedding with 120 guests") "with" belongs to that noun: no
+    phrase opens."""
+    if _plain(tokens[i]) != "with" or i + 1 >= len(tokens) or i == 0:
+        return False
+    if owner < i:  # ``_first_owner``
+        return False  # "an hour before the meeting with Dana", "for a wedding with 120 guests"
+    nxt = tokens[i + 1]
+    if _plain(nxt) in _TITLES and i + 2 < len(tokens):
+        nxt = tokens[i + 2]
+    return nxt.startswith("\ue000")
+
+
 _PARTICLES = frozenset({"in", "on", "over"})
 """Start words that are a phrasal verb's particle when a preposition follows ("book my bike
 in for a service", "pop over on Friday")."""
@@ -512,6 +602,17 @@ _PLACE_OPENERS = frozenset({"in", "at", "near", "outside"})
 def _named_place(group: list[str]) -> bool:
     """ "at/in the <value> <noun>" ("at the Northgate clinic"): a place named by a protected value."""
     return 3 <= len(group) <= 4 and group[2].startswith("\ue000") and group[-1][-1:] not in ",;:"
+
+
+def _times_follow(groups: list[list[str]], k: int, times_after: list[bool]) -> bool:
+    """True when only times follow group ``k``, after at most one town of its own ("at the
+    Tesco Extra | in Hatfield | for 7:45 tomorrow morning": the town stays with the named
+    place, ``_attached``)."""
+    if times_after[k]:
+        return True
+    nxt = groups[k + 1] if k + 1 < len(groups) else []
+    town = len(nxt) == 2 and _plain(nxt[0]) in _PLACE_OPENERS and nxt[1].startswith("\ue000")
+    return town and times_after[k + 1]
 
 
 def _times_after(groups: list[list[str]], timeish: frozenset[str]) -> list[bool]:
@@ -636,10 +737,10 @@ def _has_time(tokens: list[str], timeish: frozenset[str]) -> bool:
     return any(t.rstrip(".,!?") in timeish or _plain(t) in _TIME_WORDS for t in tokens)
 
 
-def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()) -> bool:
+def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset(), owner: int = 0) -> bool:
     """A time value with no preposition of its own ("... pedicure tomorrow afternoon for 2")
     opens a phrase; after "to", "and", a preposition or another value it belongs to what
-    precedes ("from June 14 to June 18")."""
+    precedes ("from June 14 to June 18"). ``owner``: ``_first_owner(tokens)``."""
     prev = tokens[i - 1]
     low = _plain(prev)
     if prev.startswith("\ue000") and prev.rstrip(".,!?") not in timeish and i > 1:
@@ -647,8 +748,8 @@ def _opens_bare(tokens: list[str], i: int, timeish: frozenset[str] = frozenset()
         # Ford Fiesta next Tuesday morning": a time that ends the clause after a noun's value
         # ("a deep clean of the kitchen this Saturday for under £120": the time ends the
         # noun phrase when a phrase of its own follows it)
-        if _plain(tokens[i - 2]) in _PHRASE_START:
-            return True
+        if _plain(tokens[i - 2]) in _PHRASE_START or _with_value(tokens, i - 2, owner):
+            return True  # "with Dr Okafor next Tuesday": the time is no part of the name
         if _plain(tokens[i - 2]) not in _DETERMINERS:
             return False
         j = i
@@ -989,7 +1090,7 @@ def _split_unit(
             len(clause_list) == 1 and _deadline_front(first, timeish)
         )
     if len(clause_list) == 1 and len(first.phrases) < 2 and not first.frontable and first.pair is None:
-        split = _trailing_clause(body)
+        split = _trailing_clause(body, timeish)
         if split is not None:  # nothing else moves: the clause may open the sentence
             main, sub = split
             return Unit([Clause(main), Clause(sub, bare=True)], end, False, True)
@@ -1048,14 +1149,15 @@ _ASKING_WORDS = frozenset(
 pool is open", "do you know when the shop opens", "remind me when it's due")."""
 
 
-def _trailing_clause(body: str) -> tuple[str, str] | None:
+def _trailing_clause(body: str, timeish: frozenset[str] = frozenset()) -> tuple[str, str] | None:
     """(main clause, subordinate clause) of a sentence that ends with a subordinator
     ("if", "when", "unless", "while", "after", "before", "until", "although", "even though")
     and a clause with its own subject ("What happens to our data | if we cancel the
     subscription"), or None: the sentence is in lower case or has a comma, the subordinate
     clause has no back-reference (fronted, "it" would come before what it names), the main
     clause opens with a question word, "please", a subject or a verb of request and the
-    sentence holds no "and/but/or" or second subordinator."""
+    sentence holds no "and/but/or" or second subordinator, and the main clause does not end
+    with a time the subordinate clause narrows ("on Saturday morning when I'm in")."""
     if not body[:1].isupper() or re.search(r"[,;:]", body):
         return None
     tokens = _TOKEN_RE.findall(body)
@@ -1082,6 +1184,10 @@ def _trailing_clause(body: str) -> tuple[str, str] | None:
         return None
     k = subs[0]
     main, sub = tokens[:k], tokens[k:]
+    if _plain(main[-1]) in _TIME_WORDS or main[-1].rstrip(".,!?") in timeish:
+        # "redeliver on Saturday morning when I'm in": the clause narrows the time right
+        # before it; fronted ("When I'm in, can you ...") it reads as a condition
+        return None
     lead = 2 if _plain(sub[0]) == "even" else 1  # "even though we switched ..."
     if len(main) < 3 or len(sub) < lead + 2 or _plain(sub[lead]) not in _CLAUSE_SUBJECTS:
         return None
@@ -1770,7 +1876,8 @@ def _times_together(phrases: list[str], timed: list[bool], new: list[int]) -> bo
     where = {p: k for k, p in enumerate(new)}
     for i in range(len(phrases) - 1):
         day_and_time = _first_word(phrases[i]) in ("on", "for") and _first_word(phrases[i + 1]) == "at"
-        if day_and_time and timed[i] and timed[i + 1] and abs(where[i] - where[i + 1]) != 1:
+        # "at 11" after a day is its clock time even when 11 was not recognised as a time
+        if day_and_time and timed[i] and abs(where[i] - where[i + 1]) != 1:
             return False
     return True
 
@@ -1932,10 +2039,40 @@ measure up": measure what?) or a judgement with nothing to judge ("Is anyone ava
 for what?)."""
 
 
+_RELATIVE_TIME = (
+    r"\b(?:that|those)\s+(?:morning|afternoon|evening|night|day|week|weekend|month|year)s?\b"
+    r"|\bthe\s+(?:(?:day|night|week|weekend|morning|afternoon|evening)\s+(?:before|after)"
+    r"|(?:next|following|same|previous)\s+(?:day|night|week|weekend|morning|afternoon|evening))\b"
+)
+"""A time relative to a day named before ("that afternoon", "the day before", "the next
+morning"): read before that day, it has nothing to count from."""
+_RELATIVE_TIME_RE = re.compile(_RELATIVE_TIME, re.I)
+_STORY_QUESTION_RE = re.compile(
+    r"\bas well\b"
+    r"|\bactually\b"
+    r"|\bwhat\s+(?:has\s+|had\s+)?happened\b"
+    r"|\b(?:something|anything)(?=\s*(?:[,.!?]|$|and\b|or\b))"
+    r"|" + _RELATIVE_TIME + r"|,\s*(?:(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has)"
+    r"(?:n['’]t)?|won['’]t|ain['’]t)\s+(?:you|i|we|it|they|he|she|there)\s*[?.!]*\s*$"
+    r"|,\s*right\s*[?.!]*\s*$",
+    re.I,
+)
+"""Wording of a question or request that presupposes the story told before it: "as well"
+(as what?), "actually" ("when someone's actually coming", after a no-show), "what happened"
+(to what?), a bare "something" ("suggest something and deliver": something of what?), a time
+relative to a day named before ("that afternoon"), a tag question that asks agreement with
+the story (", don't you?", ", right?"). "recommend something you have in stock" names it."""
+
+
 def _leans_on_nothing(text: str) -> bool:
+    """No back-reference, no wording that asks about earlier text (``_VAGUE_QUESTION_RE``,
+    ``_STORY_QUESTION_RE``), no object left to earlier text (``_LEANING_ENDS``), no word
+    that leans on it (``_CONTEXT_WORDS``) and no "the" except before a value."""
     if _PRONOUN_CONTRACTION_RE.search(text) or _BACK_REFERENCE_RE.search(text):
         return False
     if _VAGUE_QUESTION_RE.search(text):  # "What should I do?", "Can you check what happened?"
+        return False
+    if _STORY_QUESTION_RE.search(text):  # "Do you do lunch on board as well?"
         return False
     tokens = _TOKEN_RE.findall(text)
     if tokens and _plain(tokens[-1]) in _LEANING_ENDS:
@@ -2007,6 +2144,13 @@ def _clause_order(unit: Unit, rng: random.Random) -> list[int]:
     return front + [0] + [t for t in tails if t not in chosen]
 
 
+_NOT_OPENING = frozenset({"with", "without"})
+"""Clause openers that add to the object before them (", with a birthday note", ", without
+onions"): fronted ("With a birthday note, send ...") they read unidiomatically. A place
+clause ("at/in/near/outside ...") does not open a sentence whose head opens with its subject
+("I'd like a quote ..."): fronted, it would locate the writer."""
+
+
 def _openers(unit: Unit) -> list[bool]:
     """Per clause: it may open its sentence (a short clause opening with a preposition, a
     time only under the rule of a time phrase). Computed once per unit, not per draw, so that
@@ -2018,9 +2162,14 @@ def _openers(unit: Unit) -> list[bool]:
         for clause in unit.clauses[1:]:
             ok = (
                 _first_word(clause.head) in _FRONTABLE
+                and _first_word(clause.head) not in _NOT_OPENING
                 and clause.head[:1].isalpha()
                 and len(_TOKEN_RE.findall(" ".join(clause.parts()))) <= 5
             )
+            # "At 8 Willow Drive, I'd like a quote ...": a place fronted before a subject
+            # locates the writer, not the thing asked for
+            if ok and not (clause.head_timed or any(clause.timed)) and _first_word(head.head) in _SUBJECTS:
+                ok = _first_word(clause.head) not in _PLACE_OPENERS
             # a time opens the sentence only under the same rule as a time phrase
             if ok and (clause.head_timed or any(clause.timed)):
                 if head_ok is None:
@@ -2054,8 +2203,12 @@ def _structure(
 
 def _leaning(spans: list[Span]) -> frozenset[str]:
     """Sentinels of values that are words leaning on earlier text ("refund one payment":
-    "one" is protected as a number)."""
-    return frozenset(sentinel(i) for i, span in enumerate(spans) if span.text.lower() in _CONTEXT_WORDS)
+    "one" is protected as a number; a relative time "that afternoon" protected as a slot)."""
+    return frozenset(
+        sentinel(i)
+        for i, span in enumerate(spans)
+        if span.text.lower() in _CONTEXT_WORDS or _RELATIVE_TIME_RE.search(span.text)
+    )
 
 
 _CURRENCY_RE = re.compile(r"[$€£¥₹]|\b(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b", re.I)
