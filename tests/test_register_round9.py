@@ -160,3 +160,13 @@ def test_a_regional_term_inside_a_compound_is_never_swapped() -> None:
     assert (
         vocabulary("I lost my cell phone on the sidewalk.", "uk") == "I lost my mobile phone on the pavement."
     )
+
+
+def test_no_formal_letter_around_a_tag_question() -> None:
+    prompt = "The heater broke twice this week. We had to stay somewhere else. I think we deserve a partial refund, don't you?"
+    for seed in range(6):
+        assert one(prompt, "formal_british", seed=seed) is None
+    assert one(prompt, "terse_us", level=0.3) == (
+        "The heater broke twice this week. Had to stay somewhere else. Pretty sure we deserve a partial refund, "
+        "don't u? Appreciate it."
+    )

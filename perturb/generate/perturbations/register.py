@@ -1333,11 +1333,21 @@ def _unsaid_count(text: str) -> int:
     return len(_UNSAID_RE.findall(text))
 
 
+_TAG_QUESTION_RE = re.compile(
+    r",\s*(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can|could|have|has)\s+not)\s+"
+    r"(?:i|you|he|she|it|we|they|there)\s*\?",
+    re.I,
+)
+"""A tag question ("..., don't you?", "..., isn't it?"): spoken, and out of place in a letter."""
+
+
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     # a command after a wake word ("Alexa, book X"): the command is reworded as speech (the
     # register's spoken openers and questions, no greeting, closing or question frame) and
     # the wake word stays in front of it
     wake, source = _split_wake(ctx.masked)
+    if not _data()[reg].get("tag_questions", True) and _TAG_QUESTION_RE.search(source):
+        return None  # "Dear Sir or Madam, ... we should get some back, don't you? Kind regards."
 
     def share(text: str) -> float:
         return masked_change_share(ctx, _rejoin_wake(wake, text, ctx.masked))
