@@ -145,3 +145,28 @@ def test_no_letter_that_keeps_a_texting_word() -> None:
 def test_a_clause_with_we_have_run_on_inside_a_sentence_is_a_run_on() -> None:
     assert run_on("Can I bring my dog to the cabin we have a small terrier?")
     assert not run_on("We have a small terrier. Can I bring him to the cabin?")
+
+
+def test_a_regional_term_inside_a_compound_is_never_swapped() -> None:
+    # a noun it modifies ("apartment building", "trash can") or one that modifies it ("pickup
+    # truck") makes a compound with a regional name of its own
+    assert (
+        vocabulary("The apartment building has no elevator.", "uk") == "The apartment building has no lift."
+    )
+    assert vocabulary("Empty the trash can and book an apartment for two weeks.", "uk") == (
+        "Empty the trash can and book a flat for two weeks."
+    )
+    assert vocabulary("We need a pickup truck.", "uk") == "We need a pickup truck."
+    assert (
+        vocabulary("I lost my cell phone on the sidewalk.", "uk") == "I lost my mobile phone on the pavement."
+    )
+
+
+def test_no_formal_letter_around_a_tag_question() -> None:
+    prompt = "The heater broke twice this week. We had to stay somewhere else. I think we deserve a partial refund, don't you?"
+    for seed in range(6):
+        assert one(prompt, "formal_british", seed=seed) is None
+    assert one(prompt, "terse_us", level=0.3) == (
+        "The heater broke twice this week. Had to stay somewhere else. Pretty sure we deserve a partial refund, "
+        "don't u? Appreciate it."
+    )

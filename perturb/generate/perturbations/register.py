@@ -174,6 +174,48 @@ def _cased(new: str) -> Callable[[re.Match[str]], str]:
     return replace
 
 
+_NEXT_WORD_RE = re.compile(r"\s+([a-z]+)\b")
+_AFTER_NOUN = frozenset(
+    "for in on at near with from to by of about into around outside inside next opposite behind over "
+    "under up down off out until till during instead again soon asap please pls too as or and but "
+    "so".split()
+)
+"""Words after a noun that end its phrase (prepositions, conjunctions; with the function words
+of :data:`_NOT_IMPERATIVE`)."""
+
+
+_DETERMINERS = frozenset("a an the some any no another every each his her its".split())
+_PREVIOUS_WORD_RE = re.compile(r"([A-Za-z]+)\s+$")
+
+
+def _whole_noun_phrase(masked: str, start: int, end: int) -> bool:
+    """Whether the regional term at ``masked[start:end]`` is a noun phrase's whole head: what
+    follows is a stop, a value, a capitalised word or a function word ("the elevator is", "my
+    apartment for"), never another noun it modifies ("toilet cistern", "apartment building",
+    "trash can"), and what comes before is a stop, a determiner or a function word, never a
+    noun that modifies it ("pickup truck", "food truck"): such compounds have regional names
+    of their own. Two regional terms together swap together ("vacation apartment" -> "holiday
+    flat")."""
+    ends = _phrase_ends()  # with the regional words: "vacation apartment" -> "holiday flat"
+    nxt = _NEXT_WORD_RE.match(masked, end)
+    if nxt and (nxt.group(1) == "can" or nxt.group(1) not in ends):
+        return False
+    prev = _PREVIOUS_WORD_RE.search(masked, max(0, start - 30), start)
+    return prev is None or prev.group(1).lower() in ends or prev.group(1).lower() in _DETERMINERS
+
+
+@functools.lru_cache(maxsize=1)
+def _regional_words() -> frozenset[str]:
+    """The one-word terms of the vocabulary pairs, either locale's ("vacation", "flat")."""
+    return frozenset(t.lower() for p in _data()["vocabulary"] for t in (p["us"], p["uk"]) if " " not in t)
+
+
+@functools.lru_cache(maxsize=1)
+def _phrase_ends() -> frozenset[str]:
+    """Words that may follow or come before a whole regional term (see :func:`_whole_noun_phrase`)."""
+    return _regional_words() | _AFTER_NOUN | _NOT_IMPERATIVE
+
+
 def vocabulary(masked: str, locale: str) -> str:
     """Swap regional terms (``vacation``/``holiday``, ``apartment``/``flat``, ...)."""
     done: set[str] = set()
@@ -191,10 +233,17 @@ def vocabulary(masked: str, locale: str) -> str:
                 or not re.sub(r"^[\s:]*(?:is\s+)?", "", masked[m.end() : m.end() + 80]).startswith("\ue000")
             )
             and not _COMPOUND_HEAD_RE.search(masked, max(0, m.start() - 40), m.start())
+            and _whole_noun_phrase(masked, m.start(), m.end())
         ]
         if found:
             for m in reversed(found):
                 masked = masked[: m.start()] + match_case(m.group(), dst) + masked[m.end() :]
+                # "an apartment" -> "a flat", "a restroom" -> "an ..." : the article follows the word
+                art = re.search(r"\b([Aa]n?)\s+$", masked[max(0, m.start() - 5) : m.start()])
+                if art:
+                    want = "an" if dst[:1].lower() in "aeiou" else "a"
+                    a0 = m.start() - len(art.group()) + art.start(1) - art.start()
+                    masked = masked[:a0] + match_case(art.group(1), want) + masked[a0 + len(art.group(1)) :]
             done.add(dst.lower())
     return masked
 
@@ -1284,11 +1333,21 @@ def _unsaid_count(text: str) -> int:
     return len(_UNSAID_RE.findall(text))
 
 
+_TAG_QUESTION_RE = re.compile(
+    r",\s*(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can|could|have|has)\s+not)\s+"
+    r"(?:i|you|he|she|it|we|they|there)\s*\?",
+    re.I,
+)
+"""A tag question ("..., don't you?", "..., isn't it?"): spoken, and out of place in a letter."""
+
+
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
     # a command after a wake word ("Alexa, book X"): the command is reworded as speech (the
     # register's spoken openers and questions, no greeting, closing or question frame) and
     # the wake word stays in front of it
     wake, source = _split_wake(ctx.masked)
+    if not _data()[reg].get("tag_questions", True) and _TAG_QUESTION_RE.search(source):
+        return None  # "Dear Sir or Madam, ... we should get some back, don't you? Kind regards."
 
     def share(text: str) -> float:
         return masked_change_share(ctx, _rejoin_wake(wake, text, ctx.masked))
