@@ -34,6 +34,7 @@ SETS = [
     "benchmarks/heldout4",
     "benchmarks/heldout5",
     "benchmarks/heldout6",
+    "benchmarks/heldout7",
 ]
 LABELLED = [
     ("benchmarks/heldout", "before"),
@@ -50,7 +51,10 @@ LABELLED = [
     ("benchmarks/heldout5", "round7"),
     ("benchmarks/heldout5", "after"),
     ("benchmarks/heldout6", "before"),
+    ("benchmarks/heldout6", "round8"),
     ("benchmarks/heldout6", "after"),
+    ("benchmarks/heldout7", "before"),
+    ("benchmarks/heldout7", "after"),
 ]
 
 
@@ -76,6 +80,7 @@ def test_the_page_has_an_epsilon_table_for_every_set_and_a_targets_table_for_eve
             "benchmarks/heldout4",
             "benchmarks/heldout5",
             "benchmarks/heldout6",
+            "benchmarks/heldout7",
         )
     }
 
@@ -233,7 +238,7 @@ def test_coverage_table_now_figures_are_the_committed_runs() -> None:
     assert checked == 6 * len(SETS)
 
 
-@pytest.mark.parametrize("root", ["benchmarks/heldout5", "benchmarks/heldout6"])
+@pytest.mark.parametrize("root", ["benchmarks/heldout5", "benchmarks/heldout6", "benchmarks/heldout7"])
 def test_the_set_readme_shows_what_the_check_mode_counts(root: str) -> None:
     """A held-out set's README quotes the tag table and the slot count that `heldout_eval.py
     check` computes from its task file (which also asserts the file's invariants)."""
