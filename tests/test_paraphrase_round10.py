@@ -63,3 +63,51 @@ def test_still_hasnt_and_hasnt_yet_say_the_same_in_a_written_sentence() -> None:
     assert variants("The new boiler hasn't been fitted yet.") == ["The new boiler still hasn't been fitted."]
     # a time span reads with "still" only: "hasn't come through since March yet" is refused
     assert variants("The refund still hasn't come through since March.") == []
+
+
+def test_a_yes_no_question_with_a_longer_subject_ends_it_at_the_predicate_adjective() -> None:
+    assert variants("Is the Saturday morning class at your Leeds studio suitable for beginners?") == [
+        "Can you tell me whether the Saturday morning class at your Leeds studio is suitable for beginners?",
+        "Could you tell me whether the Saturday morning class at your Leeds studio is suitable for beginners?",
+        "I'd like to know whether the Saturday morning class at your Leeds studio is suitable for beginners.",
+    ]
+    assert variants("Is your gym safe for someone with a knee injury?") == [
+        "Can you tell me whether your gym is safe for someone with a knee injury?",
+        "Could you tell me whether your gym is safe for someone with a knee injury?",
+        "I'd like to know whether your gym is safe for someone with a knee injury.",
+    ]
+
+
+def test_an_ing_word_before_a_plain_noun_is_not_read_as_a_verb() -> None:
+    # "Is the evening | session running" — never "whether the evening is session ..."
+    assert variants("Is the plumber coming today?") == [
+        "Can you tell me whether the plumber is coming today?",
+        "Could you tell me whether the plumber is coming today?",
+        "I'd like to know whether the plumber is coming today.",
+    ]
+    assert all(
+        " morning is " not in v for v in variants("Is the morning class at the pool open to children?")
+    )
+
+
+def test_where_a_thing_is_reads_for_any_subject_that_ends_the_question() -> None:
+    assert variants("OK Google, where's my takeaway order from Luigi's?") == [
+        "OK Google, tell me where my takeaway order from Luigi's is."
+    ]
+    # an infinitive in the subject would leave "is" stranded after it
+    assert variants("When is the best time to plant tulips?") == []
+
+
+def test_what_you_are_going_to_do_and_a_longer_opening_hours_subject() -> None:
+    assert variants("What are you going to do about the leak?") == [
+        "Can you tell me what you are going to do about the leak?",
+        "Could you tell me what you are going to do about the leak?",
+        "I'd like to know what you are going to do about the leak.",
+    ]
+    assert variants("Hey Siri, what time does the farm shop on Otley High Street close today?") == [
+        "Hey Siri, tell me what time the farm shop on Otley High Street closes today."
+    ]
+
+
+def test_a_question_with_a_later_question_after_its_subject_is_left_alone() -> None:
+    assert variants("What would the delivery be and roughly what would it cost?") == []

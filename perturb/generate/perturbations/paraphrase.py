@@ -893,7 +893,7 @@ _WH_IT_RE = re.compile(
 )
 _WH_DOES_RE = re.compile(
     _WH + r" (?P<aux>does) (?P<np>(?:(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
-    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?)"
+    r"(?: (?:[A-Za-z][a-z]*|\ue000[^\ue001]*\ue001)){0,5}?)"
     r"|\ue000[^\ue001]*\ue001(?: (?:on|in|at) \ue000[^\ue001]*\ue001)?)"
     r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come|charge)s?"
     r"(?: (?:in|on|at|for|this|next|today|tomorrow|tonight|\ue000)[^?]*)?)$"
@@ -1376,6 +1376,23 @@ _STILL_ING_RE = re.compile(
     r"(?P<verb>[a-z]+ing)\b(?P<rest>[^?,;]*)\?$"
 )
 """A yes/no question about what someone is doing ("Is he still coming?")."""
+_AFTER_ING_VERB = frozenset(
+    "to for at in on by with from into onto up out back over round around down off through about "
+    "today tomorrow tonight now soon later again this next the a an my your our his her their it them "
+    "me us him any some as before after until till when if".split()
+)
+"""Closed-class words (prepositions, particles, time adverbs, determiners, pronouns) that may
+follow an "-ing" verb: "Is he coming | back", "Is the engineer coming | at 9". A plain word
+there makes the "-ing" word part of a noun phrase ("Is the Saturday morning | class …")."""
+
+
+def _ing_is_verb(rest: str) -> bool:
+    """The words after an "-ing" word read it as a verb: nothing follows, a closed-class word
+    does (see :data:`_AFTER_ING_VERB`) or a protected value ("coming <today>")."""
+    words = rest.split()
+    return not words or words[0].lower() in _AFTER_ING_VERB or words[0].startswith("\ue000")
+
+
 _WHICH_OF_RE = re.compile(
     r"Which of (?P<np>(?:your|the|these|those|our) " + _NOUN + r"(?: " + _NOUN + r")?) "
     r"(?P<aux>is|are) (?P<pred>[^?,;]+)\?$"
@@ -1494,7 +1511,12 @@ def _round9_clause(sentence: str) -> str | None:
         adv = m.group("adv") or ""
         return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('pp')}{m.group('rest')}"
     m = _STILL_ING_RE.match(sentence)
-    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
+    if (
+        m
+        and not _has_verbish(m.group("np"))
+        and not _SECOND_ASK_RE.search(m.group("rest"))
+        and _ing_is_verb(m.group("rest"))
+    ):
         adv = m.group("adv") or ""
         return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('verb')}{m.group('rest')}"
     m = _IS_DONE_RE.match(sentence)
@@ -1548,12 +1570,27 @@ ready?"): "be" marks where the subject ends, so the modal goes there ("when my b
 Tuesday class will be ready") for any subject."""
 _WH_BEING_RE = re.compile(
     _WH10
-    + r"(?P<aux>'s| is| are) (?P<np>"
+    + r"(?:(?:'s| is) (?P<np>"
     + _R10_NP
-    + r") (?P<verb>being|going to) (?P<rest>[a-z][^?,;]*)\?$"
+    + r")| are (?P<pl>"
+    + _R10_NP
+    + r"|you|we)) (?P<verb>being|going to) (?P<rest>[a-z][^?,;]*)\?$"
 )
 """A wh-question in the progressive passive or with "going to" ("When is my skip being
 collected?", "When is it going to be fixed?"): "being"/"going to" marks the subject's end."""
+_WHERE_NP_RE = re.compile(r"(?P<wh>Where|When)(?:'s| is) (?P<np>" + _R10_NP + r")\?$")
+"""Where or when a thing is, its subject ending the question ("Where's my curtain order
+<number>?"): nothing follows the subject, so any subject reads "where my … is"."""
+_TO_VERB_RE = re.compile(r"\bto [a-z]")
+"""An infinitive in a subject ("the best time to prune roses"): "when the best time to prune
+roses is" ends on a stranded verb, so such a subject is left alone."""
+_IS_LONG_NP_RE = re.compile(
+    r"(?P<aux>Is|Are) (?P<np>" + _R10_NP + r") (?P<pred>(?:still |currently |usually |really )?"
+    r"(?:" + _PLAIN_ADJ + r"|safe|[a-z]+(?:able|ible)|[a-z]+-(?:free|proof|friendly|safe))\b[^?,;]*)\?$"
+)
+"""A yes/no question with a plain predicate after a longer subject ("Is the beginners' course
+on Thursday nights suitable for X?"): the first predicate adjective (a plain one, "safe", an
+"-able"/"-ible" word, a "-free"/"-proof"/"-friendly" compound) marks the subject's end."""
 _WH_SUBJECT_MODAL_RE = re.compile(
     r"(?P<wh>What|Who) (?P<aux>can|can't|cannot|could|will|won't|would|should|shouldn't|might) "
     r"(?P<verb>[a-z]+)(?P<rest>[^?,;]*)\?$"
@@ -1570,8 +1607,9 @@ question whose subject is "what"."""
 
 def _asks_on(rest: str) -> bool:
     """The rest of a question holds a second question or a second subject ("… and how much is
-    it", "… if I cancel"): asked indirectly, it could strand either."""
-    return bool(_SECOND_ASK_RE.search(rest) or _NEW_CLAUSE_RE.search(rest))
+    it", "… and roughly what would it cost", "… if I cancel"): asked indirectly, it could
+    strand either."""
+    return bool(_SECOND_ASK_RE.search(rest) or _LATER_ASK_RE.search(rest) or _NEW_CLAUSE_RE.search(rest))
 
 
 def _round10_clause(sentence: str) -> str | None:
@@ -1583,9 +1621,22 @@ def _round10_clause(sentence: str) -> str | None:
     if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("rest")):
         return f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')} be {m.group('rest')}"
     m = _WH_BEING_RE.match(sentence)
-    if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("rest")):
-        aux = "are" if m.group("aux") == " are" else "is"
-        return f"{m.group('wh').lower()} {m.group('np')} {aux} {m.group('verb')} {m.group('rest')}"
+    np = (m.group("np") or m.group("pl")) if m else ""
+    if m and not _has_verbish(np) and not _asks_on(m.group("rest")):
+        aux = "are" if m.group("pl") else "is"
+        return f"{m.group('wh').lower()} {np} {aux} {m.group('verb')} {m.group('rest')}"
+    m = _WHERE_NP_RE.match(sentence)
+    if (
+        m
+        and not _has_verbish(m.group("np"))
+        and not _asks_on(m.group("np"))
+        and not _TO_VERB_RE.search(m.group("np"))
+    ):
+        return f"{m.group('wh').lower()} {m.group('np')} is"
+    m = _IS_LONG_NP_RE.match(sentence)
+    # a subject with a clause of its own ("the paint you sell") stays a direct question (round seven)
+    if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("np") + " " + m.group("pred")):
+        return f"whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}"
     m = _WH_SUBJECT_MODAL_RE.match(sentence)
     if (
         m
