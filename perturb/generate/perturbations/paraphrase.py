@@ -893,7 +893,7 @@ _WH_IT_RE = re.compile(
 )
 _WH_DOES_RE = re.compile(
     _WH + r" (?P<aux>does) (?P<np>(?:(?:the|my|our|your|his|her|their) (?:[a-z]+|\ue000[^\ue001]*\ue001)"
-    r"(?: (?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?)"
+    r"(?: (?:[A-Za-z][a-z]*|\ue000[^\ue001]*\ue001)){0,5}?)"
     r"|\ue000[^\ue001]*\ue001(?: (?:on|in|at) \ue000[^\ue001]*\ue001)?)"
     r" (?P<rest>(?:renew|open|close|start|end|arrive|leave|expire|finish|begin|run|ship|come|charge)s?"
     r"(?: (?:in|on|at|for|this|next|today|tomorrow|tonight|\ue000)[^?]*)?)$"
@@ -1301,13 +1301,14 @@ def _more_question_ops(
         return [("question:indirect", [(start, end, f"{lead}{clause}{stop}")])]
     still, do_you = _STILL_ING_RE.match(sentence), _DO_YOU_RE.match(sentence)
     if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
-        _AM_I_RE.match(sentence)
+        _round10_clause(sentence) is not None  # its subject's end is marked: "When is it being …"
+        or _AM_I_RE.match(sentence)
         or _PRONOUN_WH_RE.match(sentence)
         or (still and not _NEW_CLAUSE_RE.search(still.group("rest")))
         or (do_you and not _NEW_CLAUSE_RE.search(do_you.group("rest")))
     ):
         return []  # a second subject: a clause of its own that the rewording could strand
-    clause = _plain_question_clause(sentence) or _round9_clause(sentence)
+    clause = _plain_question_clause(sentence) or _round9_clause(sentence) or _round10_clause(sentence)
     m = _PRONOUN_WH_RE.match(sentence)
     if m:
         clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
@@ -1375,6 +1376,23 @@ _STILL_ING_RE = re.compile(
     r"(?P<verb>[a-z]+ing)\b(?P<rest>[^?,;]*)\?$"
 )
 """A yes/no question about what someone is doing ("Is he still coming?")."""
+_AFTER_ING_VERB = frozenset(
+    "to for at in on by with from into onto up out back over round around down off through about "
+    "today tomorrow tonight now soon later again this next the a an my your our his her their it them "
+    "me us him any some as before after until till when if".split()
+)
+"""Closed-class words (prepositions, particles, time adverbs, determiners, pronouns) that may
+follow an "-ing" verb: "Is he coming | back", "Is the engineer coming | at 9". A plain word
+there makes the "-ing" word part of a noun phrase ("Is the Saturday morning | class …")."""
+
+
+def _ing_is_verb(rest: str) -> bool:
+    """The words after an "-ing" word read it as a verb: nothing follows, a closed-class word
+    does (see :data:`_AFTER_ING_VERB`) or a protected value ("coming <today>")."""
+    words = rest.split()
+    return not words or words[0].lower() in _AFTER_ING_VERB or words[0].startswith("\ue000")
+
+
 _WHICH_OF_RE = re.compile(
     r"Which of (?P<np>(?:your|the|these|those|our) " + _NOUN + r"(?: " + _NOUN + r")?) "
     r"(?P<aux>is|are) (?P<pred>[^?,;]+)\?$"
@@ -1493,7 +1511,12 @@ def _round9_clause(sentence: str) -> str | None:
         adv = m.group("adv") or ""
         return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('pp')}{m.group('rest')}"
     m = _STILL_ING_RE.match(sentence)
-    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
+    if (
+        m
+        and not _has_verbish(m.group("np"))
+        and not _SECOND_ASK_RE.search(m.group("rest"))
+        and _ing_is_verb(m.group("rest"))
+    ):
         adv = m.group("adv") or ""
         return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('verb')}{m.group('rest')}"
     m = _IS_DONE_RE.match(sentence)
@@ -1529,6 +1552,158 @@ def _round9_clause(sentence: str) -> str | None:
     if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
         return f"which of {m.group('np')} {m.group('aux')} {m.group('pred')}"
     return None
+
+
+# Round ten: rules about the grammatical shape of a sentence, not its words.
+_R10_NP = (
+    r"(?:(?:the|my|our|your|his|her|their|this|that|these|those|a|an) (?:[A-Za-z][A-Za-z'-]*|" + _VALUE + r")"
+    r"(?: (?:[A-Za-z0-9][A-Za-z0-9'-]*|" + _VALUE + r")){0,6}?|it|they|he|she)"
+)
+"""A subject whose end the next word marks (a "be" after a modal, "being" or "going to"):
+a determiner and up to seven words, or a third-person pronoun."""
+_WH10 = r"(?P<wh>When|Where|What time|How long|How soon|Why|What)"
+_WH_MODAL_BE_RE = re.compile(
+    _WH10 + r" (?P<aux>will|would|could|should|might) (?P<np>" + _R10_NP + r") be (?P<rest>[a-z][^?,;]*)\?$"
+)
+"""A wh-question whose verb is "be" after a modal ("When will my bowl from the Tuesday class be
+ready?"): "be" marks where the subject ends, so the modal goes there ("when my bowl from the
+Tuesday class will be ready") for any subject."""
+_WH_BEING_RE = re.compile(
+    _WH10
+    + r"(?:(?:'s| is) (?P<np>"
+    + _R10_NP
+    + r")| are (?P<pl>"
+    + _R10_NP
+    + r"|you|we)) (?P<verb>being|going to) (?P<rest>[a-z][^?,;]*)\?$"
+)
+"""A wh-question in the progressive passive or with "going to" ("When is my skip being
+collected?", "When is it going to be fixed?"): "being"/"going to" marks the subject's end."""
+_WHERE_NP_RE = re.compile(r"(?P<wh>Where|When)(?:'s| is) (?P<np>" + _R10_NP + r")\?$")
+"""Where or when a thing is, its subject ending the question ("Where's my curtain order
+<number>?"): nothing follows the subject, so any subject reads "where my … is"."""
+_TO_VERB_RE = re.compile(r"\bto [a-z]")
+"""An infinitive in a subject ("the best time to prune roses"): "when the best time to prune
+roses is" ends on a stranded verb, so such a subject is left alone."""
+_IS_LONG_NP_RE = re.compile(
+    r"(?P<aux>Is|Are) (?P<np>" + _R10_NP + r") (?P<pred>(?:still |currently |usually |really )?"
+    r"(?:" + _PLAIN_ADJ + r"|safe|[a-z]+(?:able|ible)|[a-z]+-(?:free|proof|friendly|safe))\b[^?,;]*)\?$"
+)
+"""A yes/no question with a plain predicate after a longer subject ("Is the beginners' course
+on Thursday nights suitable for X?"): the first predicate adjective (a plain one, "safe", an
+"-able"/"-ible" word, a "-free"/"-proof"/"-friendly" compound) marks the subject's end."""
+_WH_SUBJECT_MODAL_RE = re.compile(
+    r"(?P<wh>What|Who) (?P<aux>can|can't|cannot|could|will|won't|would|should|shouldn't|might) "
+    r"(?P<verb>[a-z]+)(?P<rest>[^?,;]*)\?$"
+)
+"""A wh-question whose question word is the subject ("What can't go into a recycling bin?",
+"Who will clear the rubble?"): nothing to invert; the clause is asked as it stands."""
+_NOT_BARE_VERB = frozenset(
+    "i you we they he she it the my our your his her their this that these those a an there "
+    "someone somebody anyone anybody not never also still really just".split()
+)
+"""Words after "What can" that start a subject or modify the verb: "What can I do" is not a
+question whose subject is "what"."""
+
+
+def _asks_on(rest: str) -> bool:
+    """The rest of a question holds a second question or a second subject ("… and how much is
+    it", "… and roughly what would it cost", "… if I cancel"): asked indirectly, it could
+    strand either."""
+    return bool(_SECOND_ASK_RE.search(rest) or _LATER_ASK_RE.search(rest) or _NEW_CLAUSE_RE.search(rest))
+
+
+def _round10_clause(sentence: str) -> str | None:
+    """The indirect clause for a question whose subject's end is marked by its grammar, or
+    None: "When will my bowl be ready?" -> "when my bowl will be ready"; "When is my skip being
+    collected?" -> "when my skip is being collected"; "What can't go into a skip?" -> "what
+    can't go into a skip". Never with a second question joined on."""
+    m = _WH_MODAL_BE_RE.match(sentence)
+    if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("rest")):
+        return f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')} be {m.group('rest')}"
+    m = _WH_BEING_RE.match(sentence)
+    np = (m.group("np") or m.group("pl")) if m else ""
+    if m and not _has_verbish(np) and not _asks_on(m.group("rest")):
+        aux = "are" if m.group("pl") else "is"
+        return f"{m.group('wh').lower()} {np} {aux} {m.group('verb')} {m.group('rest')}"
+    m = _WHERE_NP_RE.match(sentence)
+    if (
+        m
+        and not _has_verbish(m.group("np"))
+        and not _asks_on(m.group("np"))
+        and not _TO_VERB_RE.search(m.group("np"))
+    ):
+        return f"{m.group('wh').lower()} {m.group('np')} is"
+    m = _IS_LONG_NP_RE.match(sentence)
+    # a subject with a clause of its own ("the paint you sell") stays a direct question (round seven)
+    if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("np") + " " + m.group("pred")):
+        return f"whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}"
+    m = _WH_SUBJECT_MODAL_RE.match(sentence)
+    if (
+        m
+        and m.group("verb") not in _NOT_BARE_VERB
+        and not m.group("verb").endswith("ly")
+        and not _asks_on(m.group("rest"))
+    ):
+        return f"{m.group('wh').lower()} {m.group('aux')} {m.group('verb')}{m.group('rest')}"
+    return None
+
+
+_PRICE_WH_RE = re.compile(
+    r"(?<![\w'])(?P<wh>[Ww]hat|[Hh]ow much) (?P<aux>would|will|does|do|did|might) "
+    r"(?P<np>[^?,;.!]{1,60}?) cost(?P<rest>[^?.!]*)(?P<end>\?|$)"
+)
+"""A price question asked with "what" or "how much" and the verb "cost" ("Roughly what would
+a new gutter cost?"): either question word asks the same."""
+
+
+def _price_wh_ops(masked: str, start: int, end: int) -> list[Op]:
+    """ "What would X cost?" <-> "How much would X cost?": the question word of a price question
+    swapped in place (any subject; never when a second question is joined on, never when the
+    subject holds a verb of its own)."""
+    sentence = masked[start:end]
+    m = _PRICE_WH_RE.search(sentence)
+    if not m or _has_verbish(m.group("np")) or _NEW_CLAUSE_RE.search(m.group("np")):
+        return []
+    if _SECOND_ASK_RE.search(sentence) or _OR_ASK_RE.search(sentence):
+        return []
+    wh = m.group("wh")
+    new = {"what": "how much", "how much": "what"}[wh.lower()]
+    if wh[0].isupper():
+        new = new[0].upper() + new[1:]
+    a = start + m.start("wh")
+    return [("question:price_word", [(a, a + len(wh), new)])]
+
+
+_STILL_PERFECT_RE = re.compile(
+    r"(?<=[a-z0-9\ue001] )still (?P<aux>hasn't|haven't|has not|have not) "
+    r"(?P<pp>[a-z]+(?:ed|en|wn|ne|t|d|ung|un|me))(?P<rest>(?: [a-z0-9\ue000][^.!?,;]*?)?)(?P<end>\.)$"
+)
+_YET_PERFECT_RE = re.compile(
+    r"(?<=[a-z0-9\ue001] )(?P<aux>hasn't|haven't|has not|have not) "
+    r"(?P<pp>[a-z]+(?:ed|en|wn|ne|t|d|ung|un|me))(?P<rest>(?: [a-z0-9\ue000][^.!?,;]*?)?) yet(?P<end>\.)$"
+)
+_NOT_IN_YET_CLAUSE = re.compile(
+    r"\b(?:since|and|but|or|because|so|when|while|after|before|until|though|although|yet|ever|for over|"
+    r"for (?:a|an|two|three|four|five|six|several|\d+) \w+|i|we|you|he|she|they|it)\b"
+)
+"""A clause after the participle that "yet" cannot follow: a time span ("since Monday", "for
+two weeks" reads with "still"), a second clause or a second subject."""
+
+
+def _still_yet_ops(masked: str, start: int, end: int) -> list[Op]:
+    """A complaint that something has not happened, in the present perfect: "X still hasn't been
+    fired." <-> "X hasn't been fired yet." (the same aspect: "still" before the negated
+    auxiliary and "yet" at the clause's end say the same). Only at the end of a written sentence
+    with its full stop, never with a time span or a second clause after the participle."""
+    sentence = masked[start:end]
+    for rx, still in ((_STILL_PERFECT_RE, True), (_YET_PERFECT_RE, False)):
+        m = rx.search(sentence)
+        if not m or _NOT_IN_YET_CLAUSE.search(m.group("rest")) or m.group("pp") in _VERBISH - {"been"}:
+            continue
+        clause = f"{m.group('aux')} {m.group('pp')}{m.group('rest')}"
+        new = f"{clause} yet{m.group('end')}" if still else f"still {clause}{m.group('end')}"
+        return [("structure:still_yet", [(start + m.start(), end, new)])]
+    return []
 
 
 _FOR_ME_VERBS = frozenset(
@@ -1680,6 +1855,8 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_lower_ask_ops(masked, a, b, rng))
         ops.extend(_clipped_question_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
+        ops.extend(_price_wh_ops(masked, a, b))
+        ops.extend(_still_yet_ops(masked, a, b))
     rules = _phrase_rules()
     if _lower_style(masked) or any(_WAKE_RE.match(masked[a:b]) for a, b in spans[:1]):
         # "prior to" in a lower-case text message or a command to a voice assistant is out
