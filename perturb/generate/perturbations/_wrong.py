@@ -197,9 +197,14 @@ def _count_choices(n: int, counted: bool, year: bool = False) -> list[int]:
 _NEAR = 120
 """How much of the text before a value its checks look at (a few words; keeps them linear)."""
 _PRONOUN_ONE_RE = re.compile(
-    r"\b(?:the|this|that|which|another|each|every|any|no)\s+(?:[a-z]+\s+)?$|\b(?:a|an)\s+[a-z]+\s+$", re.I
+    r"\b(?:the|this|that|which|another|each|every|any|no)\s+(?:[a-z]+\s+)?$|\b(?:a|an)\s+[\w'’-]+\s+$", re.I
 )
-"""What comes before "one" used as a pronoun ("the old one", "this one", "a new one")."""
+"""What comes before "one" used as a pronoun ("the old one", "this one", "a new one", "a 90cm
+one": an article and one modifier, a measurement too)."""
+_GLUED_UNIT_RE = re.compile(r"(?:cm|mm|km|kg|ml|m)(?![\w])")
+"""A metric unit typed onto its number ("90cm", "2.4m", "25kg"): a measurement, misstated as
+another of the same unit ("a 90cm one" -> "an 80cm, no, a 90cm one"); any other letters glued
+to a number make a name ("4B", "5G", "401k")."""
 _LABEL_RE = re.compile(r"(?<=[\w,] )([A-Z][a-z]+)\s+$")
 """A capitalised word inside a sentence right before a number that the number names
 ("Heathrow Terminal 5", "in Year 4", "to Room 12"; not a verb opening it: "Book 2 tickets")."""
@@ -222,7 +227,13 @@ def wrong_count(
     assert match is not None
     tail = value[match.end() :]
     ordinal = re.match(r"(?:st|nd|rd|th)\b", tail)
-    if m and not ordinal and (re.match(r"[A-Za-z]", tail) or re.search(r"[A-Za-z]$", value[: match.start()])):
+    measure = m is not None and _GLUED_UNIT_RE.match(tail) is not None
+    if (
+        m
+        and not ordinal
+        and not measure
+        and (re.match(r"[A-Za-z]", tail) or re.search(r"[A-Za-z]$", value[: match.start()]))
+    ):
         return None  # glued to letters ("401k", "4B", "A320"): a name, not a count
     if (
         m
@@ -289,6 +300,9 @@ def wrong_count(
     if m and not ordinal and n % 24 == 0 and re.fullmatch(r"(?:hours?|hrs?)", noun, re.I):
         # "24 hours", "48 hours": whole days, misremembered as another number of days
         choices = [c for c in (n - 24, n + 24) if c > 0]
+    if measure:
+        # "a 40mm screw" is misremembered as a near size ("a 30mm"), never double or a third
+        choices = [c for c in choices if abs(c - n) * 2 <= n]
     if _ONLY_RE.search(before + value[: match.start()]):
         # "ordered 2 armchairs, only 1 turned up": "only" says fewer than expected, so the
         # wrong count is fewer still (none below 1: then no wrong count)
@@ -801,6 +815,18 @@ def match_first_case(template: str, word: str) -> str:
     return word[:1].upper() + word[1:] if template[:1].isupper() else word
 
 
+@functools.lru_cache(maxsize=1)
+def _same_person() -> dict[str, frozenset[str]]:
+    """Lower-case first name -> the other forms of the same name (``data/names.json``'s
+    ``same_person``: "dave" -> {"david"})."""
+    out: dict[str, frozenset[str]] = {}
+    for group in load_data("names").get("same_person", []):
+        low = {n.lower() for n in group}
+        for name in low:
+            out[name] = frozenset(low - {name})
+    return out
+
+
 def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | None:
     """Another first name in place of a known first name ("Priya Nair" -> "Pooja Nair",
     "marco" -> "mario"): a name mixed up, the surname kept, from the same group of the
@@ -823,8 +849,10 @@ def _wrong_name(value: str, rng: random.Random, avoid_low: set[str]) -> str | No
         for n in pool
         if n[:2].lower() == first[:2]
         and _spelling(n) != _spelling(first)
-        # "Tom"/"Tomas", "Dan"/"Daniel": a short and a long form of one name, not two people
+        # "Tom"/"Tomas", "Dan"/"Daniel", "Dave"/"David": a short and a long form of one
+        # name, not two people
         and not (n.lower().startswith(first) or first.startswith(n.lower()))
+        and n.lower() not in _same_person().get(first, ())
     ]
     if not close:
         return None

@@ -135,9 +135,14 @@ def _kind_of(ctx: TaskContext, span: Span) -> str:
             return kind
     if listed_place(span.text):
         return "place"  # a town or area a task declares ("camden", "Clapham")
-    if _CODE_SLOT_RE.fullmatch(span.text):
-        return "id"  # a declared code of letters then digits ("jdoe42", "Q3")
+    if _CODE_SLOT_RE.fullmatch(span.text) or _TYPED_POSTCODE_RE.fullmatch(span.text):
+        return "id"  # a declared code of letters then digits ("jdoe42", "Q3", "bs7 8lu")
     return "slot"
+
+
+_TYPED_POSTCODE_RE = re.compile(r"[a-z]{1,2}\d[a-z\d]?\s\d[a-z]{2}")
+"""A UK postcode typed in lower case ("bs7 8lu"): the same code as "BS7 8LU", whose district
+digit a person mistypes ("bs6 8lu i mean bs7 8lu"); detection only finds it in capitals."""
 
 
 _CODE_SLOT_RE = re.compile(r"[A-Za-z]\d|[A-Za-z][A-Za-z._]{2,11}\d{2,4}")
@@ -539,13 +544,14 @@ def _sentence_at(ctx: TaskContext, span: Span) -> str:
 def _vowel_sound(text: str) -> bool:
     """Whether ``text`` takes "an": it starts with a vowel sound -- a vowel letter but not
     "one"/"once"/"uni"/"use"/"eu" ("a one-bedroom flat"), "hour"/"honest", or an 8/11/18
-    number."""
-    low = text.lower()
+    number (any number said "eight..." or "eleven"/"eighteen", alone or in thousands: "an 80",
+    "an 11,000"), also after a currency sign ("an £80 voucher", said "an eighty-pound voucher")."""
+    low = text.lower().lstrip("£$€¥")  # "an £80", "an $11": read "an eighty pounds"
     if re.match(r"(?:one\b|one-|once|uni|use|usu|eu)", low):
         return False
     if re.match(r"(?:hour|honest|honour|honor)", low):
         return True
-    return low[:1] in ("a", "e", "i", "o") or re.match(r"(?:8|11|18)(?!\d)", low) is not None
+    return low[:1] in ("a", "e", "i", "o") or re.match(r"8|1[18](?:[,.]?\d{3})?(?![\d,])", low) is not None
 
 
 def found_corrections(ctx: TaskContext, text: str) -> list[str]:
