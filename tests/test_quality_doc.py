@@ -35,6 +35,7 @@ SETS = [
     "benchmarks/heldout5",
     "benchmarks/heldout6",
     "benchmarks/heldout7",
+    "benchmarks/heldout8",
 ]
 LABELLED = [
     ("benchmarks/heldout", "before"),
@@ -54,7 +55,10 @@ LABELLED = [
     ("benchmarks/heldout6", "round8"),
     ("benchmarks/heldout6", "after"),
     ("benchmarks/heldout7", "before"),
+    ("benchmarks/heldout7", "round9"),
     ("benchmarks/heldout7", "after"),
+    ("benchmarks/heldout8", "before"),
+    ("benchmarks/heldout8", "after"),
 ]
 
 
@@ -81,6 +85,7 @@ def test_the_page_has_an_epsilon_table_for_every_set_and_a_targets_table_for_eve
             "benchmarks/heldout5",
             "benchmarks/heldout6",
             "benchmarks/heldout7",
+            "benchmarks/heldout8",
         )
     }
 
@@ -238,7 +243,9 @@ def test_coverage_table_now_figures_are_the_committed_runs() -> None:
     assert checked == 6 * len(SETS)
 
 
-@pytest.mark.parametrize("root", ["benchmarks/heldout5", "benchmarks/heldout6", "benchmarks/heldout7"])
+@pytest.mark.parametrize(
+    "root", ["benchmarks/heldout5", "benchmarks/heldout6", "benchmarks/heldout7", "benchmarks/heldout8"]
+)
 def test_the_set_readme_shows_what_the_check_mode_counts(root: str) -> None:
     """A held-out set's README quotes the tag table and the slot count that `heldout_eval.py
     check` computes from its task file (which also asserts the file's invariants)."""
