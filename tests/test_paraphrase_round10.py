@@ -111,3 +111,9 @@ def test_what_you_are_going_to_do_and_a_longer_opening_hours_subject() -> None:
 
 def test_a_question_with_a_later_question_after_its_subject_is_left_alone() -> None:
     assert variants("What would the delivery be and roughly what would it cost?") == []
+
+
+def test_still_hasnt_after_i_or_with_an_object_pronoun_but_never_with_a_duration() -> None:
+    assert variants("I still haven't received it.") == ["I haven't received it yet."]
+    assert variants("We still haven't heard from you.") == ["We haven't heard from you yet."]
+    assert variants("The engineer still hasn't turned up for two days.") == []

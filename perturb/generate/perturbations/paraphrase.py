@@ -1675,19 +1675,20 @@ def _price_wh_ops(masked: str, start: int, end: int) -> list[Op]:
 
 
 _STILL_PERFECT_RE = re.compile(
-    r"(?<=[a-z0-9\ue001] )still (?P<aux>hasn't|haven't|has not|have not) "
+    r"(?<=[A-Za-z0-9\ue001] )still (?P<aux>hasn't|haven't|has not|have not) "
     r"(?P<pp>[a-z]+(?:ed|en|wn|ne|t|d|ung|un|me))(?P<rest>(?: [a-z0-9\ue000][^.!?,;]*?)?)(?P<end>\.)$"
 )
 _YET_PERFECT_RE = re.compile(
-    r"(?<=[a-z0-9\ue001] )(?P<aux>hasn't|haven't|has not|have not) "
+    r"(?<=[A-Za-z0-9\ue001] )(?P<aux>hasn't|haven't|has not|have not) "
     r"(?P<pp>[a-z]+(?:ed|en|wn|ne|t|d|ung|un|me))(?P<rest>(?: [a-z0-9\ue000][^.!?,;]*?)?) yet(?P<end>\.)$"
 )
 _NOT_IN_YET_CLAUSE = re.compile(
     r"\b(?:since|and|but|or|because|so|when|while|after|before|until|though|although|yet|ever|for over|"
-    r"for (?:a|an|two|three|four|five|six|several|\d+) \w+|i|we|you|he|she|they|it)\b"
+    r"for (?:a|an|two|three|four|five|six|several|\d+) \w+|i|we|he|she|they)\b|\b(?:for|in|over) \ue000"
 )
 """A clause after the participle that "yet" cannot follow: a time span ("since Monday", "for
-two weeks" reads with "still"), a second clause or a second subject."""
+two weeks" reads with "still", a protected duration too), a second clause or a second
+subject."""
 
 
 def _still_yet_ops(masked: str, start: int, end: int) -> list[Op]:
