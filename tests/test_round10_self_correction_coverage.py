@@ -40,7 +40,13 @@ def _wrongs(value: str, kind: str = "slot", seeds: int = 30) -> set[str | None]:
         ("90cm", "how much for a ", " one", {"70cm", "80cm"}),  # the same size: never "100cm"
         ("25kg", "a ", " bag of sand", {"15kg", "20kg", "30kg", "35kg"}),
         ("40mm", "a ", " screw", {"20mm", "60mm"}),  # within half of it: never "80mm"
-        # letters glued to a number that are no metric unit make a name: refused
+        ("6ft", "a ", " fence panel", {"4ft", "5ft", "7ft", "8ft"}),
+        ("4kW", "a ", " heater", {"2kW", "3kW", "5kW", "6kW"}),
+        # a decimal measurement slips in its tenths, never in its whole part
+        ("2.4m", "the rug is ", " long", {"2.2m", "2.3m", "2.5m", "2.6m"}),
+        ("1.7", "a ", " litres of milk", {"1.5", "1.6", "1.8", "1.9"}),
+        ("12.5", "a ", " kg bag", {"10.5", "11.5", "13.5", "14.5"}),  # a half: a whole step
+        # letters glued to a number that are no unit make a name: refused
         ("4B", "flat ", "", {None}),
         ("5G", "a ", " phone", {None}),
         ("401k", "my ", "", {None}),

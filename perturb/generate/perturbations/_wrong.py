@@ -201,10 +201,17 @@ _PRONOUN_ONE_RE = re.compile(
 )
 """What comes before "one" used as a pronoun ("the old one", "this one", "a new one", "a 90cm
 one": an article and one modifier, a measurement too)."""
-_GLUED_UNIT_RE = re.compile(r"(?:cm|mm|km|kg|ml|m)(?![\w])")
-"""A metric unit typed onto its number ("90cm", "2.4m", "25kg"): a measurement, misstated as
+_GLUED_UNIT_RE = re.compile(r"(?:cm|mm|km|kg|ml|m|ft|in|[kK][wW]h?)(?![\w])")
+"""A unit typed onto its number ("90cm", "2.4m", "25kg", "6ft", "4kW"): a measurement, misstated as
 another of the same unit ("a 90cm one" -> "an 80cm, no, a 90cm one"); any other letters glued
 to a number make a name ("4B", "5G", "401k")."""
+_DECIMAL_MEASURE_RE = re.compile(
+    r"(?<![\d.])(\d+)\.([1-46-9])(?=(?:cm|mm|km|kg|ml|m|ft|in|[kK][wW]h?)(?!\w)|\s+(?:cm|mm|km|kg|ml|m|metres?|meters?|"
+    r"litres?|liters?|kilos?|kg|miles?|feet|ft|inches|kw|kwh)\b)"
+)
+"""A measurement with one decimal before its unit ("2.4m", "1.7 litres"): misstated in its
+tenths ("2.3m", "2.6m"), never in its whole part ("1.4m" is another size). A half ("12.5 kg")
+is a round size, left to the count rules ("13.5 kg")."""
 _LABEL_RE = re.compile(r"(?<=[\w,] )([A-Z][a-z]+)\s+$")
 """A capitalised word inside a sentence right before a number that the number names
 ("Heathrow Terminal 5", "in Year 4", "to Room 12"; not a verb opening it: "Book 2 tickets")."""
@@ -249,6 +256,12 @@ def wrong_count(
         return None  # "one of the legs", "one of my back teeth": picks one out, counts nothing
     if not money and _inside_name(before + value[: match.start()], tail or after):
         return None  # "the Euro Stoxx 50 ETF", "the FTSE 100 index": part of a name
+    tenths = None if money else _DECIMAL_MEASURE_RE.search(value + after[:12])
+    if tenths and tenths.end() <= len(value):
+        digit = int(tenths.group(2))
+        tenth_choices = [digit + k for k in (-2, -1, 1, 2) if 1 <= digit + k <= 9]
+        slipped = f"{tenths.group(1)}.{rng.choice(tenth_choices)}"
+        return value[: tenths.start()] + slipped + value[tenths.end() :]
     version = re.search(r"(?<![\d.])(\d+)\.(\d+)(?![\d.])", value)
     if version and not money and re.search(r"[A-Z][A-Za-z]*\s+$", before + value[: version.start()]):
         # "Python 3.12", "iOS 17.2": a version is misremembered in its last part only
