@@ -180,3 +180,32 @@ def test_values_nobody_misstates_or_without_a_neighbour_are_refused(
     prompt: str, slots: dict[str, str]
 ) -> None:
     assert self_correction.correctable(prepare(_task(prompt, **slots))) == []
+
+
+@pytest.mark.parametrize(
+    ("value", "after", "before", "expected"),
+    [
+        ("fifteen", " people", "for ", {"thirteen", "fourteen", "sixteen", "seventeen"}),
+        ("twenty", " chairs", "we need ", {"ten", "thirty", "forty"}),
+        ("Thirty", " minutes", "", {"Twenty", "Forty", "Fifty"}),
+        # part of a longer number: the word alone is not the count
+        ("twenty", "-five guests", "for ", {None}),
+        ("twenty", " five guests", "for ", {None}),
+        ("forty", " thousand pounds", "about ", {None}),
+        ("twenty", " chairs", "a hundred and ", {None}),
+    ],
+)
+def test_counts_written_as_teens_and_tens_are_corrected(
+    value: str, after: str, before: str, expected: set[str | None]
+) -> None:
+    assert {wrong_count(value, random.Random(s), after, before=before) for s in range(30)} == expected
+
+
+def test_a_declared_count_in_words_is_restated_whole() -> None:
+    task = _task("We need twenty chairs for the hall.", chairs="twenty chairs")
+    assert _texts(task) == {
+        "We need ten chairs, no, twenty chairs for the hall.",
+        "We need thirty chairs, no, twenty chairs for the hall.",
+        "We need thirty chairs, I mean twenty chairs for the hall.",
+        "We need forty chairs, no, twenty chairs for the hall.",
+    }

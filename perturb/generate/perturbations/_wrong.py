@@ -53,7 +53,23 @@ NUMBER_WORDS = (
     "eleven",
     "twelve",
 )
-_NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(NUMBER_WORDS[1:]) + r")\b", re.I)
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+_WORD_VALUE = {word: n for n, word in enumerate(NUMBER_WORDS)} | {
+    word: n
+    for n, word in [
+        *enumerate("thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split(), start=13),
+        *zip(range(20, 100, 10), _TENS, strict=True),
+    ]
+}
+"""A count written as a word -> its value: one to twelve, the teens and the tens ("fifteen
+people" -> "sixteen people", "twenty chairs" -> "thirty chairs")."""
+_VALUE_WORD = {n: word for word, n in _WORD_VALUE.items()}
+_NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(w for w in _WORD_VALUE if w != "zero") + r")\b", re.I)
+_COMPOUND_WORD_RE = re.compile(
+    r"[-\s]+(?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion|grand)\b", re.I
+)
+"""What makes a number word part of a longer number ("twenty-five", "forty thousand", "three
+hundred"): the word alone is not the count, so it is left alone."""
 _IRREGULAR = {"child": "children", "person": "people", "man": "men", "woman": "women"}
 
 
@@ -250,6 +266,11 @@ def wrong_count(
         and not 1900 <= int(m.group()) <= 2100
     ):
         return None  # a long bare number is a code (zip, account), not a count
+    if word and (
+        _COMPOUND_WORD_RE.match(tail or after)
+        or re.search(r"\b(?:hundred|thousand)\s+(?:and\s+)?$|-$", before + value[: match.start()], re.I)
+    ):
+        return None  # "twenty-five", "forty thousand", "a hundred and twenty": part of a number
     if word and match.group().lower() == "one" and _PRONOUN_ONE_RE.search(before + value[: match.start()]):
         return None  # "the old one stopped working": a pronoun, not a count
     if word and match.group().lower() == "one" and re.match(r"\s+of\b", tail or after, re.I):
@@ -277,7 +298,7 @@ def wrong_count(
         digits = m.group()
         n = int(digits.replace(",", ""))
     else:
-        n = NUMBER_WORDS.index(match.group().lower())
+        n = _WORD_VALUE[match.group().lower()]
     year = m is not None and not money and re.fullmatch(r"\d{4}", m.group()) is not None and 1900 <= n <= 2100
     choices = _count_choices(n, counted, year)
     if (
@@ -323,7 +344,7 @@ def wrong_count(
     if m and _round_step(n):  # the same size: "€950" is not misremembered as "€1050"
         choices = [c for c in choices if len(str(c)) == len(str(n))]
     if word:
-        choices = [c for c in choices if c < len(NUMBER_WORDS)]
+        choices = [c for c in choices if c in _VALUE_WORD]
     # a range inside the value stays a range: "between 2 and 4 pm" is never "between 4 and 4 pm"
     bounds = [int(x) for x in re.findall(r"(?<![\d,])\d{1,3}(?![\d,])", value[: match.start()] + " " + tail)]
     # ... and so does a range the value opens or closes ("between 6 and 7pm": never "between 8")
@@ -347,7 +368,7 @@ def wrong_count(
         else:
             text = str(new)
     else:
-        text = NUMBER_WORDS[new]
+        text = _VALUE_WORD[new]
         text = text.capitalize() if match.group()[0].isupper() else text
     if ordinal:
         text += "th" if 10 <= int(text) % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(int(text) % 10, "th")
