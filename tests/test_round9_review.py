@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from perturb.cli import app
 from perturb.generate.perturbations import CLASSES, SkipGeneration, prepare, register, reorder
+from perturb.generate.perturbations._text import trailing_clause
 from perturb.generate.perturbations._wrong import is_year, wrong_count, wrong_value
 from perturb.records import Task
 
@@ -124,3 +125,30 @@ def test_expanding_many_tag_questions_is_linear() -> None:
     assert register._expand("Hasn't it arrived?") == "Has it not arrived?"
     assert register._expand("We waited. Hasn't it come?") == "We waited. Has it not come?"
     assert re.search(r"hasn't it", register._expand("Well hasn't it come?"))
+
+
+def test_trailing_clause_is_linear_in_a_run_of_spaces() -> None:
+    # "\s*[;—–]\s*" tried at every space of a run: register took 12.7 s on a 10,000-space run
+    # before "?" and 168 s on 40,000 (this and the reorder regexes above)
+    began = time.perf_counter()
+    assert trailing_clause("Can you send a fuse, right" + " " * 40000 + "?") is None
+    assert time.perf_counter() - began < 1
+    # the separators it finds are the ones it found before
+    assert trailing_clause("Cancel booking BK-1 please, my conference was called off.") == (26, 28)
+    assert trailing_clause("Send it  ;  we need it.") == (7, 12)
+    assert trailing_clause("Send it - we need it.") == (7, 10)
+    assert trailing_clause("Send it  and we will pay.") == (7, 13)
+    assert trailing_clause("Send it ,  and we pay.") == (8, 15)
+
+
+def test_paraphrase_on_a_long_run_of_spaces_before_the_question_mark_is_linear() -> None:
+    # paraphrase took 12.6 s on 40,000 spaces between ", don't you" and "?" (trailing_clause)
+    prompt = "Our sauna heater tripped on Monday. We paid $90 for the callout. Can you send a fuse, don't you"
+    task = Task(id="t", prompt=prompt + " " * 40000 + "?", expected="ok", grader="exact")  # type: ignore[arg-type]
+    ctx = prepare(task)
+    began = time.perf_counter()
+    try:
+        CLASSES.get("paraphrase").generate(ctx, 0.5, random.Random(1), 0)
+    except SkipGeneration:
+        pass
+    assert time.perf_counter() - began < 5

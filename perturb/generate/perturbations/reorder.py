@@ -922,7 +922,7 @@ def _list_like(body: str) -> bool:
     """True when the sentence's commas separate the things of a list ("with burgers, buns,
     salad and drinks", "milk, bread and cheese from Aldi"): a short part after a comma, with
     no preposition, pronoun or verb form of "be", that holds "and" or is followed by one."""
-    parts = [_TOKEN_RE.findall(p) for p in re.split(r"(?<!\s)\s*,\s+", body)]
+    parts = [_TOKEN_RE.findall(p) for p in re.split(r"(?:(?<!\s)\s+)?,\s+", body)]
     for j in range(1, len(parts)):
         part = parts[j]
         if not part or len(part) > 5:
