@@ -141,14 +141,23 @@ def test_trailing_clause_is_linear_in_a_run_of_spaces() -> None:
     assert trailing_clause("Send it ,  and we pay.") == (8, 15)
 
 
-def test_paraphrase_on_a_long_run_of_spaces_before_the_question_mark_is_linear() -> None:
-    # paraphrase took 12.6 s on 40,000 spaces between ", don't you" and "?" (trailing_clause)
+def test_a_long_run_of_spaces_before_the_question_mark_is_linear() -> None:
+    # 40,000 spaces between ", don't you" and "?": reorder took 17.7 s (its clause split),
+    # paraphrase 12.6 s (trailing_clause), register 139 s (its closing regex); under a tenth
+    # of a second each now
     prompt = "Our sauna heater tripped on Monday. We paid $90 for the callout. Can you send a fuse, don't you"
     task = Task(id="t", prompt=prompt + " " * 40000 + "?", expected="ok", grader="exact")  # type: ignore[arg-type]
     ctx = prepare(task)
     began = time.perf_counter()
-    try:
-        CLASSES.get("paraphrase").generate(ctx, 0.5, random.Random(1), 0)
-    except SkipGeneration:
-        pass
+    for cls in ("paraphrase", "reorder", "distractor", "self_correction", "typo", "register"):
+        try:
+            CLASSES.get(cls).generate(ctx, 0.5, random.Random(1), 0)
+        except SkipGeneration:
+            pass
     assert time.perf_counter() - began < 5
+
+
+def test_closing_and_split_read_as_before() -> None:
+    m = register._CLOSING_RE.search("Send it over   thanks in advance! ")
+    assert m is not None and m.group() == "   thanks in advance! "
+    assert register._CLOSING_RE.search("Send it" + " " * 40000 + "x") is None

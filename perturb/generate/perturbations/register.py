@@ -87,10 +87,12 @@ _WAKE_RE = re.compile(r"(?:(?:hey|ok|okay)\s+)?(?:siri|alexa|google|cortana|bixb
 """A voice assistant's wake word before a spoken command ("Alexa, ", "Hey Google, "): the
 command after it is reworded as speech, and the wake word stays as it is."""
 _CLOSING_RE = re.compile(
-    r"\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
+    r"(?<!\s)\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
     r"|thanks in advance|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
     re.I,
 )
+"""A closing at the message's end; a match starts where its run of spaces does (the leftmost
+match always did), so a long run of spaces is read once."""
 _OPENER_RE = re.compile(
     r"(?:please |could you (?:please |possibly )?|can you (?:please )?|would you (?:please )?|"
     r"kindly |pls |please kindly |can someone (?:please )?|could someone (?:please )?|"

@@ -1017,7 +1017,7 @@ def _split_unit(
         return Unit([Clause(body, pair=listed)], end, False, False)
     if _list_like(body):  # a list's commas are no clause breaks ("burgers, salad and drinks, buns")
         return Unit([Clause(body)], end, False, False)
-    parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
+    parts = [p for p in re.split(r"(?:(?<!\s)\s+)?[,;]\s+", body) if p]  # one read of a run of spaces
     clauses: list[str] = []
     for part in parts:
         glue = (
