@@ -40,6 +40,13 @@ PATTERNS = {
     "times": "on Saturday at 8pm 12 and 3 ",
     "questions": "Where is it? Why is it late? Has it been paid for? ",
     "requests": "Could you reprint my boarding pass and unlock the door for me and ",
+    # round nine's paths: the reorder "with <person>" scan and reminder moves, the story
+    # questions and tag questions, register's run-on check and contractions, the time now
+    "with": "book a consultation for next Tuesday with Jade ",
+    "remind": "Remind me to call mum at 5pm. remind me at 5pm to call mum ",
+    "tags": "we need more, don't you? it's stopped heating it's closed isn't it odd ",
+    "texting": "hey can u pls book a van lol we're at the park its 5 ",
+    "now": "It's nearly 6 and the third floor is shut for half an hour. ",
 }
 
 

@@ -128,9 +128,12 @@ _SUBJECT = (
 )
 _PRONOUN = r"(?:I|I'm|I'll|I'd|I've|we|we're|we'll|we've|we'd|they|they're|he|she)"
 _TRAILING_CLAUSE_RE = re.compile(
-    r"\s*[;—–]\s*|\s+-\s+|,\s+(?=" + _SUBJECT + r"(?![\w'’]))|,?\s+and\s+(?=" + _PRONOUN + r"(?![\w'’]))",
+    r"(?<!\s)\s*[;—–]\s*|(?<!\s)\s+-\s+|,\s+(?=" + _SUBJECT + r"(?![\w'’]))"
+    r"|(?:,|(?<!\s))\s+and\s+(?=" + _PRONOUN + r"(?![\w'’]))",
     re.I,
 )
+"""The separator of :func:`trailing_clause`. A separator that opens with spaces starts where
+their run does (the leftmost match always did), so a long run of spaces is read once."""
 
 
 def trailing_clause(sentence: str) -> tuple[int, int] | None:

@@ -233,6 +233,17 @@ _LABEL_RE = re.compile(r"(?<=[\w,] )([A-Z][a-z]+)\s+$")
 ("Heathrow Terminal 5", "in Year 4", "to Room 12"; not a verb opening it: "Book 2 tickets")."""
 
 
+def is_year(digits: str) -> bool:
+    """Whether ``digits`` (a run of digits, spaces around it allowed) is a year from 1900 to
+    2100. Its length is checked before ``int()``, which refuses a run of over 4,300 digits."""
+    digits = digits.strip()
+    return len(digits.lstrip("0")) == 4 and 1900 <= int(digits) <= 2100
+
+
+_LONG_FIGURE_RE = re.compile(r"\d(?:,?\d){18}")
+"""A figure of more than 18 digits (commas allowed): no count, amount or version anyone says."""
+
+
 def wrong_count(
     value: str, rng: random.Random, after: str = "", money: bool = False, before: str = ""
 ) -> str | None:
@@ -242,6 +253,8 @@ def wrong_count(
     "a two bedroom flat" -> "a three bedroom flat"). A round figure becomes another round
     figure ("$90" -> "$80"); a terminal number moves down ("Terminal 5" -> "Terminal 4")."""
     before = before[-_NEAR:]  # only the words next to the value matter: linear in the prompt
+    if _LONG_FIGURE_RE.search(value):
+        return None  # "9999…" of thousands of digits: noise, and too long for int()
     m = re.search(r"\d{1,3}(?:,\d{3})+|\d+", value)
     word = None if m else _NUMBER_WORD_RE.search(value)
     if not m and not word:
@@ -258,13 +271,7 @@ def wrong_count(
         and (re.match(r"[A-Za-z]", tail) or re.search(r"[A-Za-z]$", value[: match.start()]))
     ):
         return None  # glued to letters ("401k", "4B", "A320"): a name, not a count
-    if (
-        m
-        and not money
-        and "," not in m.group()
-        and len(m.group()) >= 4
-        and not 1900 <= int(m.group()) <= 2100
-    ):
+    if m and not money and "," not in m.group() and len(m.group()) >= 4 and not is_year(m.group()):
         return None  # a long bare number is a code (zip, account), not a count
     if word and (
         _COMPOUND_WORD_RE.match(tail or after)
@@ -629,7 +636,7 @@ def wrong_value(
         found = _avoiding(
             lambda: wrong_count(value, rng, after, money=kind == "money", before=before), avoid_low
         )
-        if found is None and re.fullmatch(r"\d{4,}", value.strip()) and not 1900 <= int(value) <= 2100:
+        if found is None and re.fullmatch(r"\d{4,}", value.strip()) and not is_year(value):
             found = _avoiding(lambda: _wrong_id(value, rng), avoid_low)  # a zip or account number
         if found is None and kind == "slot":
             found = _wrong_relative(value, tense(before, after)) or _wrong_ordinal(value, rng)
@@ -678,7 +685,7 @@ def _part_of_longer_number(value: str, before: str, after: str) -> bool:
         return True  # "the 30 hours funding code": a quantity that names a scheme, not a count
     if not re.fullmatch(r"\d+", value.strip()):
         return False
-    year = len(value) == 4 and 1900 <= int(value) <= 2100
+    year = len(value) == 4 and is_year(value)
     return bool(
         (year and re.match(r"[/-]\d\d(?!\d)", after))
         or (len(value) == 2 and re.search(r"(?<!\d)\d{4}[/-]$", before))

@@ -87,10 +87,12 @@ _WAKE_RE = re.compile(r"(?:(?:hey|ok|okay)\s+)?(?:siri|alexa|google|cortana|bixb
 """A voice assistant's wake word before a spoken command ("Alexa, ", "Hey Google, "): the
 command after it is reworded as speech, and the wake word stays as it is."""
 _CLOSING_RE = re.compile(
-    r"\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
+    r"(?<!\s)\s*(?:thanks|thank you|many thanks|thx in advance|thx|cheers|kind regards|regards|with thanks"
     r"|thanks in advance|thank you in advance|appreciate it|thanks and regards)[.!]?\s*$",
     re.I,
 )
+"""A closing at the message's end; a match starts where its run of spaces does (the leftmost
+match always did), so a long run of spaces is read once."""
 _OPENER_RE = re.compile(
     r"(?:please |could you (?:please |possibly )?|can you (?:please )?|would you (?:please )?|"
     r"kindly |pls |please kindly |can someone (?:please )?|could someone (?:please )?|"
@@ -289,6 +291,15 @@ def _contract(masked: str) -> str:
 _INVERTED_RE = re.compile(r"(?:^|[.!?]\s+|\b(?:why|how|what|when|where|who|which)\s+)$", re.I)
 """What comes before an auxiliary that opens a question: the subject follows the auxiliary."""
 _SUBJECT_PRONOUNS = frozenset("i you he she it we they this that there".split())
+_INVERTED_REACH = 40
+"""How far before an auxiliary :func:`_inverted_before` looks."""
+
+
+def _inverted_before(text: str, at: int) -> bool:
+    """Whether the auxiliary at ``text[at]`` opens a question (:data:`_INVERTED_RE`): only the
+    words just before it are read, so a message of many contractions stays linear ("^" still
+    means the message's start)."""
+    return _INVERTED_RE.search(text, max(0, at - _INVERTED_REACH), at) is not None
 
 
 def _expand(masked: str) -> str:
@@ -315,7 +326,7 @@ def _expand(masked: str) -> str:
                 return m.group()
             if short == "can't" and full == "can not":
                 return m.group()
-            if short.endswith("n't") and _INVERTED_RE.search(m.string[: m.start()]):
+            if short.endswith("n't") and _inverted_before(m.string, m.start()):
                 # "Why hasn't it been filled?" -> "Why has it not been filled?" (never "Why has
                 # not it"); before any other subject the contraction stays ("Why hasn't my X")
                 if nxt not in _SUBJECT_PRONOUNS:

@@ -279,7 +279,9 @@ _PHRASE_STOP = frozenset(
 )
 """Words after which the clause's phrases are not split (a verb phrase or a new clause may
 follow); "to" only ends a phrase region when no "from" opened it."""
-_CLAUSE_TAIL_RE = re.compile(r"(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
+_CLAUSE_TAIL_RE = re.compile(r"(?<!\s)(?:\s+(?:please|thanks|thank you|pls|asap))+\s*$", re.I)
+"""A courtesy ending the clause; a match starts where a run of spaces does (the leftmost match
+always did), so a long run of spaces is read once, not once per space."""
 _TOKEN_RE = re.compile(
     SENTINEL_PATTERN.replace("(", "(?:", 1) + r"(?:[-–/][^\s\ue000]*|['’]s\b)?|\S+"
 )  # "Ava's bag": the possessive stays on its value, never "Ava 's bag"
@@ -920,7 +922,7 @@ def _list_like(body: str) -> bool:
     """True when the sentence's commas separate the things of a list ("with burgers, buns,
     salad and drinks", "milk, bread and cheese from Aldi"): a short part after a comma, with
     no preposition, pronoun or verb form of "be", that holds "and" or is followed by one."""
-    parts = [_TOKEN_RE.findall(p) for p in re.split(r"\s*,\s+", body)]
+    parts = [_TOKEN_RE.findall(p) for p in re.split(r"(?:(?<!\s)\s+)?,\s+", body)]
     for j in range(1, len(parts)):
         part = parts[j]
         if not part or len(part) > 5:
@@ -1015,7 +1017,7 @@ def _split_unit(
         return Unit([Clause(body, pair=listed)], end, False, False)
     if _list_like(body):  # a list's commas are no clause breaks ("burgers, salad and drinks, buns")
         return Unit([Clause(body)], end, False, False)
-    parts = [p for p in re.split(r"\s*[,;]\s+", body) if p]
+    parts = [p for p in re.split(r"(?:(?<!\s)\s+)?[,;]\s+", body) if p]  # one read of a run of spaces
     clauses: list[str] = []
     for part in parts:
         glue = (
@@ -2047,14 +2049,20 @@ _RELATIVE_TIME = (
 """A time relative to a day named before ("that afternoon", "the day before", "the next
 morning"): read before that day, it has nothing to count from."""
 _RELATIVE_TIME_RE = re.compile(_RELATIVE_TIME, re.I)
+_CLOSING_MARKS = r"\s*(?:[?.!]+\s*)?$"
+"""Closing marks and spaces to the end ("  ?! "): written so that a long run of spaces is
+read once (spaces, marks, spaces, each optional, split a run of n spaces n² ways before the
+end fails to come)."""
 _STORY_QUESTION_RE = re.compile(
     r"\bas well\b"
     r"|\bactually\b"
     r"|\bwhat\s+(?:has\s+|had\s+)?happened\b"
     r"|\b(?:something|anything)(?=\s*(?:[,.!?]|$|and\b|or\b))"
     r"|" + _RELATIVE_TIME + r"|,\s*(?:(?:do|does|did|is|are|was|were|can|could|will|would|should|have|has)"
-    r"(?:n['’]t)?|won['’]t|ain['’]t)\s+(?:you|i|we|it|they|he|she|there)\s*[?.!]*\s*$"
-    r"|,\s*right\s*[?.!]*\s*$",
+    r"(?:n['’]t)?|won['’]t|ain['’]t)\s+(?:you|i|we|it|they|he|she|there)"
+    + _CLOSING_MARKS
+    + r"|,\s*right"
+    + _CLOSING_MARKS,
     re.I,
 )
 """Wording of a question or request that presupposes the story told before it: "as well"
