@@ -9,7 +9,6 @@ on by "or". Every prompt here is written for this file (none is copied from a be
 from __future__ import annotations
 
 import random
-import time
 
 from perturb.generate.core import prepare
 from perturb.generate.perturbations.register import _expand, _in_register, full_sentences, run_on, vocabulary
@@ -122,12 +121,10 @@ def test_no_indirect_question_with_a_direct_one_joined_by_or() -> None:
 
 def test_writing_out_a_long_run_on_is_linear() -> None:
     # 456,000 characters with a clause start every few words: took about a minute when each
-    # clause start rescanned the run from its start; a few tenths of a second now
+    # clause start rescanned the run from its start (speed: benchmarks/bench_adversarial.py)
     text = "can i move the van hire were stuck in traffic its a mess " * 8000
-    began = time.perf_counter()
     written = full_sentences(text)
     assert run_on(written)
-    assert time.perf_counter() - began < 10
 
 
 def test_no_letter_that_keeps_a_texting_word() -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 from pathlib import Path
 
 import pytest
@@ -88,15 +87,15 @@ def test_perturb_generate_survives_a_number_of_thousands_of_digits(tmp_path: Pat
 
 
 # --------------------------------------------------------------------------- linear on runs of spaces
+# These inputs took seconds to minutes before the fixes; the tests pin what the rewritten
+# regexes match. Speed itself is shown by benchmarks/bench_adversarial.py (no timed tests).
 
 
 def test_story_question_tag_is_linear_in_a_run_of_spaces() -> None:
     # ", don't you" and ", right" then 40,000 spaces and no "?": "\s*[?.!]*\s*$" split the run
     # n^2 ways before failing (7 s at 20,000 spaces); read once now
     for tail in ("x, don't you", "x, right"):
-        began = time.perf_counter()
         assert reorder._STORY_QUESTION_RE.search(tail + " " * 40000 + "y") is None
-        assert time.perf_counter() - began < 1
     # the same texts as before on what the rule is for
     assert reorder._STORY_QUESTION_RE.search("We need more, don't you?")
     assert reorder._STORY_QUESTION_RE.search("We need more, don't you  ?! ")
@@ -106,9 +105,7 @@ def test_story_question_tag_is_linear_in_a_run_of_spaces() -> None:
 
 def test_clause_tail_is_linear_in_a_run_of_spaces() -> None:
     # "(?:\s+please...)+\s*$" tried at every space of a run (2.4 s at 10,000 spaces)
-    began = time.perf_counter()
     assert reorder._CLAUSE_TAIL_RE.search("send a fuse" + " " * 40000 + "?") is None
-    assert time.perf_counter() - began < 1
     m = reorder._CLAUSE_TAIL_RE.search("send a fuse   please thanks ")
     assert m is not None and m.group() == "   please thanks "
 
@@ -117,9 +114,7 @@ def test_expanding_many_tag_questions_is_linear() -> None:
     # each "isn't" searched the whole text before it for a question's start: 4.6 s at 40,000
     # characters of "it's stopped heating it's closed isn't it odd"
     text = "it's stopped heating it's closed isn't it odd " * 2000
-    began = time.perf_counter()
     register._expand(text)
-    assert time.perf_counter() - began < 2
     # a question's start still counts: the message's start, a stop, or a question word
     assert register._expand("Why hasn't it been filled?") == "Why has it not been filled?"
     assert register._expand("Hasn't it arrived?") == "Has it not arrived?"
@@ -130,9 +125,7 @@ def test_expanding_many_tag_questions_is_linear() -> None:
 def test_trailing_clause_is_linear_in_a_run_of_spaces() -> None:
     # "\s*[;—–]\s*" tried at every space of a run: register took 12.7 s on a 10,000-space run
     # before "?" and 168 s on 40,000 (this and the reorder regexes above)
-    began = time.perf_counter()
     assert trailing_clause("Can you send a fuse, right" + " " * 40000 + "?") is None
-    assert time.perf_counter() - began < 1
     # the separators it finds are the ones it found before
     assert trailing_clause("Cancel booking BK-1 please, my conference was called off.") == (26, 28)
     assert trailing_clause("Send it  ;  we need it.") == (7, 12)
@@ -148,13 +141,11 @@ def test_a_long_run_of_spaces_before_the_question_mark_is_linear() -> None:
     prompt = "Our sauna heater tripped on Monday. We paid $90 for the callout. Can you send a fuse, don't you"
     task = Task(id="t", prompt=prompt + " " * 40000 + "?", expected="ok", grader="exact")  # type: ignore[arg-type]
     ctx = prepare(task)
-    began = time.perf_counter()
     for cls in ("paraphrase", "reorder", "distractor", "self_correction", "typo", "register"):
         try:
             CLASSES.get(cls).generate(ctx, 0.5, random.Random(1), 0)
         except SkipGeneration:
             pass
-    assert time.perf_counter() - began < 5
 
 
 def test_closing_and_split_read_as_before() -> None:
