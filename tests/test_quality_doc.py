@@ -58,6 +58,7 @@ LABELLED = [
     ("benchmarks/heldout7", "round9"),
     ("benchmarks/heldout7", "after"),
     ("benchmarks/heldout8", "before"),
+    ("benchmarks/heldout8", "round10"),
     ("benchmarks/heldout8", "after"),
 ]
 

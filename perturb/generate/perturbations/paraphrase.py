@@ -572,9 +572,13 @@ def _question_ops(
         wh, aux, np, rest = m.group("wh"), m.group("aux"), m.group("np"), m.group("rest") or ""
         wh = wh if re.match(r"I\b", wh) else wh[0].lower() + wh[1:]
         pred = _PRED_IN_NP_RE.search(np)
+        prog = _PROG_IN_NP_RE.search(np)
         if aux.lower() in ("is", "are", "was", "were") and pred:
             # "When is the library open on Saturday" -> "when the library is open on Saturday"
             new = f"{lead}{wh} {np[: pred.start()]} {aux.lower()}{np[pred.start() :]}{rest}{stop}"
+        elif aux.lower() in ("is", "are", "was", "were") and prog:
+            # "When is the sweep coming on Thursday" -> "when the sweep is coming on Thursday"
+            new = f"{lead}{wh} {np[: prog.start()]} {aux.lower()}{np[prog.start() :]}{rest}{stop}"
         elif aux.lower() in ("is", "are", "was", "were") and re.search(r" \S+ [a-z]+ed\b", np):
             new = ""  # "Why was my permit application rejected": the verb is inside the "subject"
         elif aux.lower() in ("is", "are", "was", "were"):
@@ -968,6 +972,21 @@ _PLAIN_ADJ = (
 _PRED_IN_NP_RE = re.compile(r"(?<=\S) (?=(?:still |currently |usually |normally )?" + _PLAIN_ADJ + r"\b)")
 """Where a wh-question's subject ends at a plain predicate ("When is the library | open on
 Saturday"): the verb goes there, never after the whole ("when the library open on Saturday is")."""
+_ING_NOUNS = (
+    "morning|evening|wedding|booking|meeting|building|ceiling|parking|thing|something|anything|"
+    "nothing|everything|spring|ring|king|clothing|flooring|heating|plumbing|training|fitting|"
+    "painting|setting|lining|pudding|string|wing|swing|skirting|railing|awning|sibling|listing|"
+    "opening|ending|offering|packaging|shipping|catering|cleaning|lighting|roofing|decking|tiling"
+)
+_PROG_IN_NP_RE = re.compile(
+    r"(?<=[A-Za-z0-9]) (?=(?:still |actually |really |finally |now |currently )?"
+    r"(?!(?:" + _ING_NOUNS + r")\b)[a-z]+ing(?: (?:on|at|in|to|for|from|by|back|out|up|round|over|down|off|"
+    r"today|tomorrow|tonight|this|next|later|soon|again|with|here|there)\b|$))"
+)
+"""Where a wh-question's subject ends at a progressive verb ("When is the sweep | coming on
+Thursday"): "is" goes there ("what time the sweep is coming on Thursday"), never after the whole
+("what time the sweep coming on Thursday is"); a noun in -ing ("the Saturday morning class",
+"the wedding") is not a verb."""
 _IS_NP_RE = re.compile(
     r"(?P<aux>Is|Are) (?P<np>(?:a|an|any|the|my|our|your|this|that|these|those)(?: [a-z][a-z-]*){1,3}?"
     r"|anyone|anybody|someone|somebody|[a-z][a-z-]* [a-z][a-z-]*s) "
