@@ -47,6 +47,16 @@ PATTERNS = {
     "tags": "we need more, don't you? it's stopped heating it's closed isn't it odd ",
     "texting": "hey can u pls book a van lol we're at the park its 5 ",
     "now": "It's nearly 6 and the third floor is shut for half an hour. ",
+    # round ten's paths: paraphrase's question shapes (modal "be", "being", progressive, "what
+    # can", price questions, "still"/"yet") as sentences and as one sentence with no stop, and
+    # self_correction's new value kinds (units, decimals, number words, postcodes, "an £80")
+    "asks": "When will my bowl be ready? When is my skip being collected? When is the sweep coming on "
+    "Thursday? What can't go into a skip? Roughly what would a new gutter cost? It still hasn't been fixed. ",
+    # one sentence ending in "." read to its end from every "what would" / "hasn't": quadratic
+    # in round ten (3.2 s at 80,000 characters), one read of the part a match can lie in now
+    "price_run": "what would it cost and ",
+    "hasnt_run": "the gate hasn't been fixed ",
+    "measures": "a 2.4m plank, a 90cm one, 1.7 litres, an £80 voucher for twenty people, bs7 8lu in Camden ",
 }
 
 

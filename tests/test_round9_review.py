@@ -152,3 +152,90 @@ def test_closing_and_split_read_as_before() -> None:
     m = register._CLOSING_RE.search("Send it over   thanks in advance! ")
     assert m is not None and m.group() == "   thanks in advance! "
     assert register._CLOSING_RE.search("Send it" + " " * 40000 + "x") is None
+
+
+# Round ten's review: paraphrase's price and "still"/"yet" rules read every candidate to the
+# sentence's end ("what would it cost and what would it cost and ... ." or "the gate hasn't
+# been fixed the gate hasn't been fixed ... ." with no "yet"): quadratic, 3.2 s at 80,000
+# characters against 0.37 s at 20,000. Each now reads only the part a match can lie in.
+
+_PRICE_AND_STILL = [
+    "Roughly what would a new gutter cost?",
+    "How much would a new gutter cost",
+    "Hi. What would it cost and when? How much would the skip cost?",
+    "what would it cost and what would it cost. How much does a skip cost?",
+    "What would it cost! what would the van cost",
+    "My boiler still hasn't been fixed.",
+    "My boiler hasn't been fixed yet.",
+    "Sorry, my boiler still hasn't been fixed by the plumber.",
+    "The gate hasn't been fixed, and the fence hasn't been painted yet.",
+    "The gate still hasn't been fixed since Monday.",
+    "It still hasn't been fixed Tom.",
+    "It still hasn't been fixed.\n",
+    "The gate hasn't been fixed yet?",
+]
+
+
+@pytest.mark.parametrize("sentence", _PRICE_AND_STILL)
+def test_price_and_still_rules_find_what_a_full_search_finds(sentence: str) -> None:
+    from perturb.generate.perturbations import paraphrase
+
+    got = paraphrase._price_wh_ops(sentence, 0, len(sentence)) + paraphrase._still_yet_ops(
+        sentence, 0, len(sentence)
+    )
+    # the rules as round ten wrote them: one search of the whole sentence
+    want = []
+    m = paraphrase._PRICE_WH_RE.search(sentence)
+    if (
+        m
+        and not paraphrase._has_verbish(m.group("np"))
+        and not paraphrase._NEW_CLAUSE_RE.search(m.group("np"))
+    ):
+        if not (paraphrase._SECOND_ASK_RE.search(sentence) or paraphrase._OR_ASK_RE.search(sentence)):
+            new = {"what": "how much", "how much": "what"}[m.group("wh").lower()]
+            new = new[0].upper() + new[1:] if m.group("wh")[0].isupper() else new
+            want.append(("question:price_word", [(m.start("wh"), m.end("wh"), new)]))
+    for rx, still in ((paraphrase._STILL_PERFECT_RE, True), (paraphrase._YET_PERFECT_RE, False)):
+        m = rx.search(sentence)
+        if (
+            not m
+            or paraphrase._NOT_IN_YET_CLAUSE.search(m.group("rest"))
+            or m.group("pp") in paraphrase._VERBISH - {"been"}
+        ):
+            continue
+        clause = f"{m.group('aux')} {m.group('pp')}{m.group('rest')}"
+        new = f"{clause} yet{m.group('end')}" if still else f"still {clause}{m.group('end')}"
+        want.append(("structure:still_yet", [(m.start(), len(sentence), new)]))
+        break
+    assert got == want
+
+
+def test_price_and_still_rules_hand_checked() -> None:
+    from perturb.generate.perturbations import paraphrase
+
+    s = "Hi. What would it cost and when? How much would the skip cost?"
+    assert paraphrase._price_wh_ops(s, 0, len(s)) == []  # a second question joined on
+    s = "Roughly how much would a new gutter cost?"
+    assert paraphrase._price_wh_ops(s, 0, len(s)) == [("question:price_word", [(8, 16, "what")])]
+    s = "My boiler still hasn't been fixed."
+    assert paraphrase._still_yet_ops(s, 0, len(s)) == [
+        ("structure:still_yet", [(10, 34, "hasn't been fixed yet.")])
+    ]
+    s = "Sorry, my boiler hasn't been fixed yet."
+    assert paraphrase._still_yet_ops(s, 0, len(s)) == [
+        ("structure:still_yet", [(17, 39, "still hasn't been fixed.")])
+    ]
+    assert paraphrase._asked_parts("A? b. c! d") == [(0, 2), (8, 10)]
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "what would it cost and " * 3000 + ".",
+        "the gate hasn't been fixed " * 3000 + ".",
+        "it still hasn't been fixed and " * 3000 + "and Tom, ok.",
+    ],
+)
+def test_repeated_price_and_still_clauses_generate(prompt: str) -> None:
+    # quadratic before (the bench's "asks_run" and these patterns); the variants still come
+    assert _draws(prompt, "paraphrase") >= 0

@@ -1675,12 +1675,25 @@ _PRICE_WH_RE = re.compile(
 a new gutter cost?"): either question word asks the same."""
 
 
+def _asked_parts(sentence: str) -> list[tuple[int, int]]:
+    """The stretches of ``sentence`` a price question can fill: each part that ends at a "?"
+    and the part after the last "?", "." or "!". A question read only inside its part is read
+    once, never again from every "what" before a full stop ("what would it cost and what would
+    it cost and ... ." was quadratic)."""
+    parts, a = [], 0
+    for m in re.finditer(r"[?.!]", sentence):
+        if m.group() == "?":
+            parts.append((a, m.end()))
+        a = m.end()
+    return [*parts, (a, len(sentence))]
+
+
 def _price_wh_ops(masked: str, start: int, end: int) -> list[Op]:
     """ "What would X cost?" <-> "How much would X cost?": the question word of a price question
     swapped in place (any subject; never when a second question is joined on, never when the
     subject holds a verb of its own)."""
     sentence = masked[start:end]
-    m = _PRICE_WH_RE.search(sentence)
+    m = next(filter(None, (_PRICE_WH_RE.search(sentence, a, b) for a, b in _asked_parts(sentence))), None)
     if not m or _has_verbish(m.group("np")) or _NEW_CLAUSE_RE.search(m.group("np")):
         return []
     if _SECOND_ASK_RE.search(sentence) or _OR_ASK_RE.search(sentence):
@@ -1716,8 +1729,16 @@ def _still_yet_ops(masked: str, start: int, end: int) -> list[Op]:
     auxiliary and "yet" at the clause's end say the same). Only at the end of a written sentence
     with its full stop, never with a time span or a second clause after the participle."""
     sentence = masked[start:end]
+    # the clause runs to the closing full stop with no other mark, so only the words after the
+    # last mark before it are read (once: every "hasn't" before a comma was read to the end)
+    body = sentence[:-1] if sentence.endswith("\n") else sentence
+    if not body.endswith("."):
+        return []
+    after_mark = max(body.rfind(c, 0, len(body) - 1) for c in ".!?,;") + 1
     for rx, still in ((_STILL_PERFECT_RE, True), (_YET_PERFECT_RE, False)):
-        m = rx.search(sentence)
+        if not still and not body.endswith(" yet."):
+            continue  # no "yet" to move: never read every "hasn't" to the end
+        m = rx.search(sentence, after_mark)
         if not m or _NOT_IN_YET_CLAUSE.search(m.group("rest")) or m.group("pp") in _VERBISH - {"been"}:
             continue
         clause = f"{m.group('aux')} {m.group('pp')}{m.group('rest')}"
