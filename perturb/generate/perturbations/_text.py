@@ -126,6 +126,14 @@ _SUBJECT = (
     r"(?:I|I'm|I'll|I'd|I've|we|we're|we'll|we've|we'd|my|our|it|it's|this|that's|"
     r"they|they're|he|she|there's)"
 )
+NOT_VERB_FORMS = frozenset(
+    "morning mornings evening evenings thing things something anything nothing everything king ring "
+    "spring string building wedding meeting parking booking ceiling clothing housing "
+    "ed bed red shed".split()
+)
+"""Words ending in -ing/-ed that are never verb forms ("saturday morning under $90", "the
+wedding", "the shed"): reorder's phrase split reads them as nouns anywhere, paraphrase's
+progressive-verb check inside a subject (with more words that are nouns there)."""
 _PRONOUN = r"(?:I|I'm|I'll|I'd|I've|we|we're|we'll|we've|we'd|they|they're|he|she)"
 _TRAILING_CLAUSE_RE = re.compile(
     r"(?<!\s)\s*[;—–]\s*|(?<!\s)\s+-\s+|,\s+(?=" + _SUBJECT + r"(?![\w'’]))"

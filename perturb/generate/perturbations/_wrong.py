@@ -217,12 +217,15 @@ _PRONOUN_ONE_RE = re.compile(
 )
 """What comes before "one" used as a pronoun ("the old one", "this one", "a new one", "a 90cm
 one": an article and one modifier, a measurement too)."""
-_GLUED_UNIT_RE = re.compile(r"(?:cm|mm|km|kg|ml|m|ft|in|[kK][wW]h?)(?![\w])")
+_GLUED_UNIT = r"(?:cm|mm|km|kg|ml|m|ft|in|[kK][wW]h?)"
+"""A unit of measurement as typed onto a number; :data:`_GLUED_UNIT_RE` and
+:data:`_DECIMAL_MEASURE_RE` share it."""
+_GLUED_UNIT_RE = re.compile(_GLUED_UNIT + r"(?![\w])")
 """A unit typed onto its number ("90cm", "2.4m", "25kg", "6ft", "4kW"): a measurement, misstated as
 another of the same unit ("a 90cm one" -> "an 80cm, no, a 90cm one"); any other letters glued
 to a number make a name ("4B", "5G", "401k")."""
 _DECIMAL_MEASURE_RE = re.compile(
-    r"(?<![\d.])(\d+)\.([1-46-9])(?=(?:cm|mm|km|kg|ml|m|ft|in|[kK][wW]h?)(?!\w)|\s+(?:cm|mm|km|kg|ml|m|metres?|meters?|"
+    r"(?<![\d.])(\d+)\.([1-46-9])(?=" + _GLUED_UNIT + r"(?!\w)|\s+(?:cm|mm|km|kg|ml|m|metres?|meters?|"
     r"litres?|liters?|kilos?|kg|miles?|feet|ft|inches|kw|kwh)\b)"
 )
 """A measurement with one decimal before its unit ("2.4m", "1.7 litres"): misstated in its

@@ -58,6 +58,7 @@ from perturb.generate.perturbations._phrases import (
     phrase_ops,
 )
 from perturb.generate.perturbations._text import (
+    NOT_VERB_FORMS,
     heads_label,
     message_style,
     rounded,
@@ -972,15 +973,18 @@ _PLAIN_ADJ = (
 _PRED_IN_NP_RE = re.compile(r"(?<=\S) (?=(?:still |currently |usually |normally )?" + _PLAIN_ADJ + r"\b)")
 """Where a wh-question's subject ends at a plain predicate ("When is the library | open on
 Saturday"): the verb goes there, never after the whole ("when the library open on Saturday is")."""
-_ING_NOUNS = (
-    "morning|evening|wedding|booking|meeting|building|ceiling|parking|thing|something|anything|"
-    "nothing|everything|spring|ring|king|clothing|flooring|heating|plumbing|training|fitting|"
-    "painting|setting|lining|pudding|string|wing|swing|skirting|railing|awning|sibling|listing|"
-    "opening|ending|offering|packaging|shipping|catering|cleaning|lighting|roofing|decking|tiling"
+_ING_NOUNS_IN_SUBJECT = NOT_VERB_FORMS | frozenset(
+    "wing swing flooring heating plumbing training fitting painting setting lining pudding skirting "
+    "railing awning sibling listing opening ending offering packaging shipping catering cleaning "
+    "lighting roofing decking tiling".split()
 )
+"""Words in -ing that are nouns inside a wh-question's subject ("When is the heating engineer
+coming"): the words that are never verbs, and gerunds a subject names as things."""
 _PROG_IN_NP_RE = re.compile(
     r"(?<=[A-Za-z0-9]) (?=(?:still |actually |really |finally |now |currently )?"
-    r"(?!(?:" + _ING_NOUNS + r")\b)[a-z]+ing(?: (?:on|at|in|to|for|from|by|back|out|up|round|over|down|off|"
+    r"(?!(?:"
+    + "|".join(sorted(_ING_NOUNS_IN_SUBJECT))
+    + r")\b)[a-z]+ing(?: (?:on|at|in|to|for|from|by|back|out|up|round|over|down|off|"
     r"today|tomorrow|tonight|this|next|later|soon|again|with|here|there)\b|$))"
 )
 """Where a wh-question's subject ends at a progressive verb ("When is the sweep | coming on

@@ -57,6 +57,7 @@ from perturb.generate.perturbations._context import (
 )
 from perturb.generate.perturbations._text import (
     BACK_REFERENCE_RE,
+    NOT_VERB_FORMS,
     WAKE_WORD_RE,
     capitalize_first,
     decapitalize_first,
@@ -776,12 +777,6 @@ _NOT_BEFORE_BARE = frozenset(
 _QUANTIFIERS = frozenset("another extra further additional more each other some few several any".split())
 """Words that open a noun phrase a value ends ("another 12 months", "an extra two days")."""
 _TIME_STARTS = frozenset({"this", "next", "last", "every", "tomorrow", "tonight", "today"})
-_ING_NOUNS = frozenset(
-    "morning mornings evening evenings thing things something anything nothing everything king ring "
-    "spring string building wedding meeting parking booking ceiling clothing housing "
-    "ed bed red shed".split()
-)
-"""Words ending in -ing/-ed that are not verb forms ("saturday morning under $90")."""
 
 
 _NP_OPENERS = frozenset(
@@ -990,7 +985,7 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
             return True  # "tuesday next week", "the 3rd this month": the period qualifies the day
         return not (_plain(tokens[i + 1]) in _TIME_WORDS or tokens[i + 1].startswith("\ue000"))
     prev = _plain(tokens[i - 1]) if i > 0 else ""
-    if re.search(r"(?:ing|ed)$", prev) and prev not in _PHRASE_START and prev not in _ING_NOUNS:
+    if re.search(r"(?:ing|ed)$", prev) and prev not in _PHRASE_START and prev not in NOT_VERB_FORMS:
         return True  # "starting on 15 January", "booked for Friday": the phrase belongs to the verb
     return prev in _PHRASE_START and prev not in ("tomorrow", "tonight", "today")
 
@@ -1285,7 +1280,9 @@ def _past_front(clause: Clause, timeish: frozenset[str], past: frozenset[str]) -
         # only after a verb of buying, with no other phrase ("I booked the court for 6:30 on
         # Wednesday": the day is the booking's)
         return len(clause.phrases) == 1 and any(t in _BOUGHT for t in rest)
-    return any(t in _PAST_VERBS or (t.endswith("ed") and t not in _ING_NOUNS and len(t) > 3) for t in rest)
+    return any(
+        t in _PAST_VERBS or (t.endswith("ed") and t not in NOT_VERB_FORMS and len(t) > 3) for t in rest
+    )
 
 
 _IMPERATIVES = _MAIN_OPENERS - {"please", "i", "we", "my", "our"} | {
