@@ -239,3 +239,27 @@ def test_price_and_still_rules_hand_checked() -> None:
 def test_repeated_price_and_still_clauses_generate(prompt: str) -> None:
     # quadratic before (the bench's "asks_run" and these patterns); the variants still come
     assert _draws(prompt, "paraphrase") >= 0
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["It still hasn't been fixed yet.", "The refund Still hasn't come through to me yet."],
+)
+def test_still_and_yet_together_are_left_alone(sentence: str) -> None:
+    from perturb.generate.perturbations import paraphrase
+
+    # round ten moved "yet" to "still" before an auxiliary that had "still" already:
+    # "It still hasn't been fixed yet." -> "It still still hasn't been fixed."
+    assert paraphrase._still_yet_ops(sentence, 0, len(sentence)) == []
+
+
+def test_still_and_yet_never_doubles_still_in_a_variant() -> None:
+    task = Task(id="t", prompt="My boiler still hasn't been fixed yet.", expected="ok", grader="exact")  # type: ignore[arg-type]
+    ctx = prepare(task)
+    for level in (0.1, 0.5, 1.0):
+        for seed in range(6):
+            try:
+                text = CLASSES.get("paraphrase").generate(ctx, level, random.Random(seed), seed).text
+            except SkipGeneration:
+                continue
+            assert "still still" not in text.lower()

@@ -1715,7 +1715,7 @@ _STILL_PERFECT_RE = re.compile(
     r"(?P<pp>[a-z]+(?:ed|en|wn|ne|t|d|ung|un|me))(?P<rest>(?: [a-z0-9\ue000][^.!?,;]*?)?)(?P<end>\.)$"
 )
 _YET_PERFECT_RE = re.compile(
-    r"(?<=[A-Za-z0-9\ue001] )(?P<aux>hasn't|haven't|has not|have not) "
+    r"(?<=[A-Za-z0-9\ue001] )(?<!\b[Ss]till )(?P<aux>hasn't|haven't|has not|have not) "
     r"(?P<pp>[a-z]+(?:ed|en|wn|ne|t|d|ung|un|me))(?P<rest>(?: [a-z0-9\ue000][^.!?,;]*?)?) yet(?P<end>\.)$"
 )
 _NOT_IN_YET_CLAUSE = re.compile(
