@@ -263,3 +263,18 @@ def test_still_and_yet_never_doubles_still_in_a_variant() -> None:
             except SkipGeneration:
                 continue
             assert "still still" not in text.lower()
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "What will the costume look like?",
+        "What would a costing exercise show?",
+        "What did the costs include?",
+    ],
+)
+def test_a_word_that_starts_with_cost_is_no_price_question(sentence: str) -> None:
+    from perturb.generate.perturbations import paraphrase
+
+    # round ten read "cost" inside "costume": "How much will the costume look like?"
+    assert paraphrase._price_wh_ops(sentence, 0, len(sentence)) == []

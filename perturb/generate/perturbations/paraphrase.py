@@ -1673,7 +1673,7 @@ def _round10_clause(sentence: str) -> str | None:
 
 _PRICE_WH_RE = re.compile(
     r"(?<![\w'])(?P<wh>[Ww]hat|[Hh]ow much) (?P<aux>would|will|does|do|did|might) "
-    r"(?P<np>[^?,;.!]{1,60}?) cost(?P<rest>[^?.!]*)(?P<end>\?|$)"
+    r"(?P<np>[^?,;.!]{1,60}?) cost(?![\w'’])(?P<rest>[^?.!]*)(?P<end>\?|$)"
 )
 """A price question asked with "what" or "how much" and the verb "cost" ("Roughly what would
 a new gutter cost?"): either question word asks the same."""
