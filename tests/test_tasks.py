@@ -63,6 +63,10 @@ def test_good_file_loads(tmp_path: Path) -> None:
             "(expected a value copied verbatim from the prompt)",
         ),
         (
+            {**GOOD, "slots": {"gap": " "}},
+            "1: slots: slot 'gap' is only whitespace (expected a value from the prompt)",
+        ),
+        (
             {k: v for k, v in GOOD.items() if k != "expected"},
             "1: expected: missing (expected this field on every task)",
         ),

@@ -91,6 +91,9 @@ class Task(Record):
         for name, value in [*self.slots.items(), *self.slots_to_confirm.items()]:
             if not value:
                 raise ValueError(f"slot {name!r} is empty (expected a value from the prompt)")
+            if not value.strip():
+                # a slot of spaces protects nothing and would be "found" between every two words
+                raise ValueError(f"slot {name!r} is only whitespace (expected a value from the prompt)")
             if value not in self.prompt:
                 raise ValueError(
                     f"slot {name!r} value {value!r} does not occur in the prompt "
