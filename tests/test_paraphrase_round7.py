@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import re
-import time
 
 from perturb.generate.perturbations._phrases import Claimed, apply_edits
 from tests.test_unseen_prompts import task, texts
@@ -166,18 +165,6 @@ def test_claimed_ranges_answer_like_a_scan() -> None:
 
 def test_apply_edits_builds_the_text_in_one_pass() -> None:
     assert apply_edits("abcdef", [(1, 2, "X"), (4, 4, "YY"), (0, 0, "<"), (5, 6, "")]) == "<aXcdYYe"
-
-
-def test_a_long_run_of_questions_is_paraphrased_in_linear_time() -> None:
-    def seconds(n: int) -> float:
-        prompt = "Where is it? Why is it late? Has it been paid for? " * n
-        t0 = time.perf_counter()
-        texts(task(prompt.strip()), "paraphrase", levels=(0.5,), seeds=1)
-        return time.perf_counter() - t0
-
-    seconds(20)  # warm caches
-    small, large = seconds(200), seconds(1600)
-    assert large < 8 * small * 2.5, (small, large)
 
 
 def test_clipped_asks_and_able_rewrites_refuse_words_that_are_not_their_verb_or_already_ask() -> None:
