@@ -237,7 +237,14 @@ def test_coverage_table_now_figures_are_the_committed_runs() -> None:
 
 
 @pytest.mark.parametrize(
-    "root", ["benchmarks/heldout5", "benchmarks/heldout6", "benchmarks/heldout7", "benchmarks/heldout8"]
+    "root",
+    [
+        "benchmarks/heldout5",
+        "benchmarks/heldout6",
+        "benchmarks/heldout7",
+        "benchmarks/heldout8",
+        "benchmarks/heldout9",
+    ],
 )
 def test_the_set_readme_shows_what_the_check_mode_counts(root: str) -> None:
     """A held-out set's README quotes the tag table and the slot count that `heldout_eval.py
