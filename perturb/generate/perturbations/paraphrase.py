@@ -647,22 +647,26 @@ def _question_ops(
         ops.append(("question:whether", [(start, end, new)]))
     m = _WH_SUBJECT_RE.match(body)
     second = _second_question(m.group("rest")) if m else None
+    # a written question keeps a clause after "if"/"before"/... ("How long should I wait
+    # before I fly?"); a lower-case run-on keeps no second subject at all
+    run_on = _NEW_CLAUSE_RE.search if lower or not sentence.endswith("?") else _run_on_subject
     if (
         m
         and not ops
-        and not _has_verbish(m.group("noun"))
-        and not _NEW_CLAUSE_RE.search(second if second is not None else m.group("rest"))
+        and not _has_verbish(m.group("noun") or "")
+        and not run_on(second if second is not None else m.group("rest"))
         and (second is not None or not _SECOND_ASK_RE.search(m.group("rest")))
     ):
         # "What documents do I need to X?" -> "... what documents I need to X"
-        aux = m.group("aux").lower()
+        aux = (m.group("aux") or m.group("are")).lower()
         verb = "" if aux == "do" else aux + " "
-        wh = m.group("wh").lower()
-        if m.group("subj") == "you" and lead.lower().startswith("do you know"):
+        wh = (m.group("wh") or m.group("how")).lower() + (m.group("noun") or "")
+        subj = m.group("subj") or m.group("you")
+        if subj == "you" and lead.lower().startswith("do you know"):
             lead = "could you tell me " if lower else "Could you tell me "  # never "Do you know what you"
             stop = "?" if sentence.endswith("?") else stop
         rest = second if second is not None else m.group("rest")
-        new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{rest}{stop}"
+        new = f"{lead}{wh} {subj} {verb}{rest}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _DO_I_RE.match(body)
     joined = _second_question(m.group("rest")) if m else None
@@ -704,11 +708,14 @@ put too much in", "... and is there any grant available?"): an indirect "whether
 I Y" is half converted."""
 
 _WH_SUBJECT_RE = re.compile(
-    r"(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?) (?P<aux>do|should|can|could) "
-    r"(?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$"
+    r"(?:(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?)|(?P<how>[Hh]ow (?:long|often|soon))) "
+    r"(?:(?P<aux>do|should|can|could|will|would) (?P<subj>I|i|we|you)|(?P<are>are) (?P<you>we|you)) "
+    r"(?P<rest>[a-z][^?]*)$"
 )
-"""A wh-question about what the user needs or may do ("What documents do I need to X"), or
-what the helper needs ("What documents do you need from me")."""
+"""A wh-question about what the user needs or may do ("What documents do I need to X", "How
+long should I wait before X"), or what the helper needs or is doing ("What documents do you
+need from me", "Which colour are you delivering"): the subject is a pronoun, so the clause
+after it is the rest of the question whatever its words."""
 _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$")
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
 _LATER_ASK_RE = re.compile(
@@ -733,6 +740,22 @@ _LINKING = frozenset(
     "if when whenever because cos since after before as so and but or that until till while once "
     "though although where which who in case".split()
 )
+_SUBORDINATORS = _LINKING - {"and", "but", "or", "so"}
+"""Words that open a clause inside a question ("... if you wear glasses", "... before I fly"):
+a subject after one of them is part of the question, not a second sentence run on."""
+
+
+def _run_on_subject(rest: str) -> bool:
+    """A second subject in ``rest`` that opens a clause of its own: one not introduced by a
+    subordinating word ("Can you dive if you wear lenses" has none; "Do you sell boxes i
+    need 30" and "What should I do and I need it now" have one)."""
+    for m in _NEW_CLAUSE_RE.finditer(rest):
+        before = rest[max(0, m.start() - 40) : m.start()].split()  # the word before it, in O(1)
+        if not before or before[-1].lower() not in _SUBORDINATORS:
+            return True
+    return False
+
+
 _YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
 _SERVICE_VERBS = frozenset("alter cut lay repair fix clean install move make supply remove service".split())
 """Verbs naming a service a business offers: "Do you alter silk dresses?" is asked indirectly
@@ -1077,6 +1100,42 @@ def _possible_ops(masked: str, start: int, end: int, rng: random.Random) -> list
     return [("question:possible", [(start, end, f"{lead}{verb}{m.group('rest')}?")])]
 
 
+_HAVE_TO_RE = re.compile(r"[Dd]o (?P<subj>I|you|we) have to (?=[a-z])")
+"""A yes/no question about an obligation ("Do I have to bring my own hat ...")."""
+_NEED_A_RE = re.compile(
+    r"[Dd]o (?:I|you|we) need (?P<np>(?:a|an) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?)"
+    r"(?= (?:to|if|for|when|before|or)\b|\?)"
+)
+"""A yes/no question about what is needed, the thing named with "a"/"an" and followed by
+its purpose or condition ("Do you need an official handicap to play X?", "Do I need a
+permit if X?")."""
+_REQUIRED_SUBJECT = {"I": "Am I", "you": "Are you", "we": "Are we"}
+
+
+def _required_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """An obligation asked as a requirement, only the opening words changed: "Do I have to
+    bring X or can I borrow one?" -> "Am I required to bring X or can I borrow one?"; "Do you
+    need an official handicap to play X?" -> "Is an official handicap required to play X?"
+    (a capitalised question, after a greeting too; never in a lower-case run-on, never when
+    a word of the thing needed could be a verb)."""
+    sentence = masked[start:end]
+    if _lower_style(masked) or not sentence.endswith("?"):
+        return []
+    greet = _GREETING_RE.match(sentence)
+    at = greet.end() if greet else 0
+    m = _HAVE_TO_RE.match(sentence, at)
+    if m:
+        lead = _REQUIRED_SUBJECT[m.group("subj")] + " required to "
+        lead = lead if not at else lead[0].lower() + lead[1:]
+        return [("question:required", [(start + at, start + m.end(), lead)])]
+    m = _NEED_A_RE.match(sentence, at)
+    if m and not _has_verbish(m.group("np")) and not _NEW_CLAUSE_RE.search(m.group("np")):
+        new = f"Is {m.group('np')} required"
+        new = new if not at else new[0].lower() + new[1:]
+        return [("question:required", [(start + at, start + m.end(), new)])]
+    return []
+
+
 _ABLE_RE = re.compile(r"(?P<aux>Can|Could|can|could) you (?P<verb>[a-z]+)\b(?P<rest>[^?]*)(?P<q>\??)$")
 _ABLE_LEADS = {
     "written": ("Would you be able to ", "Are you able to "),
@@ -1105,7 +1164,10 @@ def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]
         m = _ABLE_RE.match(sentence, at) if sentence[at : at + 1].isupper() or at else None
         if m and not m.group("q"):
             return []
-    if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
+    # a written question keeps a clause of its own after "if"/"before"/... ("Can you dive if
+    # you wear lenses?"): only the opening words change; a run-on keeps none
+    second = _run_on_subject if not lower else _NEW_CLAUSE_RE.search
+    if not m or second(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
         return []
     verb = m.group("verb")
     if verb in _VERBISH or verb in _data()["not_verbs"] or verb in _NOT_A_VERB or verb in ("tell", "help"):
@@ -1897,6 +1959,8 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_can_i_ops(masked, a, b, rng))
         ops.extend(_possible_ops(masked, a, b, rng))
         ops.extend(_able_ops(masked, a, b, rng))
+        if not asked:  # "Do I need a X?" asked indirectly already keeps that one rewrite
+            ops.extend(_required_ops(masked, a, b, rng))
         ops.extend(_lower_ask_ops(masked, a, b, rng))
         ops.extend(_clipped_question_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
