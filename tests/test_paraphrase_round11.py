@@ -61,3 +61,49 @@ def test_a_need_whose_thing_has_no_clear_end_is_not_asked_as_a_requirement() -> 
     # "a copy of my lease": the thing needed runs on past a preposition the rule does not read
     for prompt in ("Do you need a copy of my lease?", "do i have to bring a towel"):
         assert all("required" not in t for t in variants(prompt)), prompt
+
+
+def test_a_closing_is_that_still_going_on_is_asked_indirectly() -> None:
+    assert variants("The roof was booked for May. Is that still happening?") == [
+        "The roof was booked for May. Can you tell me whether that is still happening?",
+        "The roof was booked for May. Could you tell me whether that is still happening?",
+        "The roof was booked for May. Do you know whether that is still happening?",
+        "The roof was booked for May. I'd like to know whether that is still happening.",
+    ]
+
+
+def test_a_service_question_with_an_alternative_without_a_subject_is_one_question() -> None:
+    got = variants("Do you clean gutters as well, or just windows?")
+    assert got == [
+        "Can you tell me whether you clean gutters as well, or just windows?",
+        "Could you tell me whether you clean gutters as well, or just windows?",
+        "I'd like to know whether you clean gutters as well, or just windows.",
+    ]
+    # a second question with its own subject after "or" is never half asked indirectly
+    assert all("whether" not in t for t in variants("Do you clean gutters too, or do I need a roofer?"))
+
+
+def test_a_one_word_subject_without_a_determiner_is_asked_as_what_is_possible() -> None:
+    assert variants("Can cats stay in the cabins?") == [
+        "Is it possible for cats to stay in the cabins?",
+        "Would it be possible for cats to stay in the cabins?",
+    ]
+    assert variants("Can Priya do Monday instead of Friday?", {"who": "Priya", "day": "Monday"}) == [
+        "Is it possible for Priya to do Monday instead of Friday?",
+        "Would it be possible for Priya to do Monday instead of Friday?",
+    ]
+
+
+def test_a_one_word_subject_before_an_unknown_verb_is_left_alone() -> None:
+    # "delivery drivers": the second word could be the subject's own noun, not its verb
+    assert all("possible for" not in t for t in variants("Can delivery drivers park here?"))
+
+
+def test_a_written_do_you_question_about_any_service_verb_is_asked_indirectly() -> None:
+    # the verb is read by what it is not (a thought, a wish, an adverb), not from a list
+    assert variants("We are beginners. Do you run taster sessions, and how long does it take?") == [
+        "We are beginners. Can you tell me whether you run taster sessions and how long it takes?",
+        "We are beginners. Could you tell me whether you run taster sessions and how long it takes?",
+        "We are beginners. I'd like to know whether you run taster sessions and how long it takes.",
+    ]
+    assert all("whether" not in t for t in variants("Do you mind if we arrive late?"))

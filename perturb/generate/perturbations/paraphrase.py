@@ -688,7 +688,9 @@ def _question_ops(
         # a template round a question with nothing of its own to reword
         pro_verb = you and re.fullmatch(r"do (?:that|it|this|those|them)", rest.strip()) is not None
         first = rest.split(" ", 1)[0]
-        service = aux == "do" and first in _SERVICE_VERBS
+        # "Do you VERB X?" in a written question asks what the business does for any verb
+        # but a thought or wish (:func:`_service_verb`); a lower-case text keeps the list
+        service = aux == "do" and (first in _SERVICE_VERBS or (not lower and _service_verb(first)))
         if (not you or first in _YOU_VERBS or service) and not pro_verb:
             if you and lead.lower().startswith("do you know"):
                 lead = "could you tell me " if lower else "Could you tell me "
@@ -1234,9 +1236,22 @@ _CAN_THEY_RES = tuple(
         r"(?:a|an|the|your|our|my) " + _PLAIN + more + r") (?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
     )
     for more in ("", " " + _PLAIN)
+) + (
+    re.compile(
+        r"(?P<aux>Can|Could) (?P<np>[A-Z][a-z]+|[a-z]+|" + _VALUE + r") "
+        r"(?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
+    ),
 )
 """A yes/no question about what a third party can do ("Can an engineer come out today?",
-"Can he come back this week?"); "Can someone ...?" is :func:`_someone_ops`'s."""
+"Can he come back this week?", or a one-word subject with no determiner: "Can Priya do
+Monday?", "Can dogs come in?"); "Can someone ...?" is :func:`_someone_ops`'s."""
+_NOT_BARE_SUBJECT = frozenset(
+    "i you we it this that these those there someone somebody anyone anybody everyone everybody one".split()
+)
+"""Words after "Can" that are no third party named bare: pronouns have their own rules."""
+_BARE_VERBS = frozenset({"go", "do"})
+"""Verbs that follow a one-word subject with no determiner besides the known action verbs
+("Can laminate go over tiles?", "Can Priya do Monday?")."""
 _OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
 _CAN_THEY_LEADS = ("Would it be possible for ", "Is it possible for ")
 _ANY_RE = re.compile(r"(?P<any>Any) (?P<noun>update|updates|news|word|progress|sign)\b(?P<rest>[^?,;]*)\?$")
@@ -1289,6 +1304,10 @@ def _third_party_ops(masked: str, start: int, end: int, rng: random.Random) -> l
             continue
         verb, np = m.group("verb"), m.group("np")
         known = verb in _ACTIVE_VERBS or verb in _data()["action_verbs"]
+        bare = m.re is _CAN_THEY_RES[-1] and np not in _OBJECT_FORM
+        if bare:  # one word, no determiner: a name or a plural/mass noun, never a pronoun
+            known = (known or verb in _BARE_VERBS) and np.lower() not in _NOT_BARE_SUBJECT
+            known = known and np.lower() not in _VERBISH and np.lower() not in _data()["not_verbs"]
         if (
             known
             and not _has_verbish(np)
@@ -1457,10 +1476,11 @@ _HAS_DONE_RE = re.compile(
 """A yes/no question in the present perfect ("Has anyone looked at it yet?", "Has something
 happened?")."""
 _STILL_ING_RE = re.compile(
-    r"(?P<aux>Is|Are) (?P<np>he|she|they|it|" + _NP_SHORT + r") (?P<adv>(?:still|already|now) )?"
+    r"(?P<aux>Is|Are) (?P<np>he|she|they|it|this|that|" + _NP_SHORT + r") (?P<adv>(?:still|already|now) )?"
     r"(?P<verb>[a-z]+ing)\b(?P<rest>[^?,;]*)\?$"
 )
-"""A yes/no question about what someone is doing ("Is he still coming?")."""
+"""A yes/no question about what someone is doing ("Is he still coming?"), or whether a thing
+named before is going on ("Is that still happening?")."""
 _AFTER_ING_VERB = frozenset(
     "to for at in on by with from into onto up out back over round around down off through about "
     "today tomorrow tonight now soon later again this next the a an my your our his her their it them "
@@ -1484,8 +1504,12 @@ _WHICH_OF_RE = re.compile(
 )
 """A question whose subject is the question word ("Which of your gins are gluten free?"):
 asked indirectly in the same order."""
-_DO_YOU_RE = re.compile(r"Do you (?P<verb>[a-z]+)(?P<rest> [^?,;]+)\?$")
-"""A yes/no question about what the business does ("Do you pierce ears on under-16s?")."""
+_DO_YOU_RE = re.compile(
+    r"Do you (?P<verb>[a-z]+)(?P<rest> [^?,;]+)(?P<alt>, or (?:just |only )?[a-z]+(?: [a-z]+){0,3})?\?$"
+)
+"""A yes/no question about what the business does ("Do you pierce ears on under-16s?"), maybe
+with another thing it might do instead, without a subject of its own ("Do you fit X as well,
+or just sweep?": one question, so "whether you fit X as well, or just sweep")."""
 _NOT_SERVICE = frozenset(
     "think know mind want need like remember mean see feel believe agree reckon suppose guess understand "
     "care hear love prefer expect wish hope happen realise realize recall get have".split()
@@ -1631,8 +1655,10 @@ def _round9_clause(sentence: str) -> str | None:
         and not _NEW_CLAUSE_RE.search(m.group("rest"))
         and not _SECOND_ASK_RE.search(m.group("rest"))
         and not _LATER_ASK_RE.search(m.group("rest"))
+        and not _LATER_ASK_RE.search(m.group("alt") or "")
+        and not _has_verbish(m.group("alt") or "")
     ):
-        return f"whether you {m.group('verb')}{m.group('rest')}"
+        return f"whether you {m.group('verb')}{m.group('rest')}{m.group('alt') or ''}"
     m = _WHICH_OF_RE.match(sentence)
     if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
         return f"which of {m.group('np')} {m.group('aux')} {m.group('pred')}"
