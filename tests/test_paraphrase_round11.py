@@ -107,3 +107,34 @@ def test_a_written_do_you_question_about_any_service_verb_is_asked_indirectly() 
         "We are beginners. I'd like to know whether you run taster sessions and how long it takes.",
     ]
     assert all("whether" not in t for t in variants("Do you mind if we arrive late?"))
+
+
+def test_a_yes_no_question_with_a_pronoun_subject_takes_any_predicate() -> None:
+    assert variants("Our budget is 900 pounds. Is that realistic?") == [
+        "Our budget is 900 pounds. Can you tell me whether that is realistic?",
+        "Our budget is 900 pounds. Could you tell me whether that is realistic?",
+        "Our budget is 900 pounds. Do you know whether that is realistic?",
+        "Our budget is 900 pounds. I'd like to know whether that is realistic.",
+    ]
+
+
+def test_a_pronoun_before_a_determiner_is_the_whole_subject() -> None:
+    # never "whether this the is right number": "this" is the subject, "the right number" the predicate
+    got = variants("Is this the right address for returns?")
+    assert got and all("whether this is the right address for returns" in t for t in got), got
+
+
+def test_a_yes_no_question_with_a_sentence_run_on_is_not_asked_indirectly() -> None:
+    assert variants("Is it ready I need it today?") == []
+
+
+def test_does_with_an_article_or_a_protected_subject_is_asked_indirectly() -> None:
+    got = variants("Does a garden office need building regulations?")
+    assert got and all("whether a garden office needs building regulations" in t for t in got), got
+    got = variants("Does a wood burner need a liner?", {"product": "wood burner"})
+    assert got and all("whether a wood burner needs a liner" in t for t in got), got
+
+
+def test_how_long_a_thing_takes_keeps_any_phrase_after_take() -> None:
+    got = variants("How long does a repair take from drop-off at the Leeds shop?")
+    assert got and all("how long a repair takes from drop-off at the Leeds shop" in t for t in got), got

@@ -642,7 +642,15 @@ def _question_ops(
             new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
             ops.append(("question:whether", [(start, end, new)]))
     m = _YES_NO_RE.match(body)
-    if m and not ops and not _has_verbish(m.group("np")):
+    if (
+        m
+        and not ops
+        and not _has_verbish(m.group("np"))
+        # "Is this the right number?": a determiner never heads a subject of its own ("this the")
+        and not _DOUBLE_DET_RE.match(m.group("np"))
+        # "Is it ready I need it today?": a second subject run on is never inside "whether"
+        and not _run_on_subject(m.group("pred"))
+    ):
         new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
         ops.append(("question:whether", [(start, end, new)]))
     m = _WH_SUBJECT_RE.match(body)
@@ -855,6 +863,9 @@ _YES_NO_RE = re.compile(
     r"(?:open|available|free|ready|closed|included|valid|working|running|done|allowed|possible|"
     r"refundable|covered|required|necessary|normal|legal|correct|right)\b.*)$"
 )
+_DOUBLE_DET_RE = re.compile(r"\S+ (?:the|a|an|my|your|our|their|his|her|this|that|these|those)\b")
+"""A determiner right after the first word of a subject: the first word was a pronoun ("this
+the right number"), not the subject's determiner."""
 _MODAL_YES_NO_RE = re.compile(
     r"(?P<aux>[Cc]an|[Cc]ould|[Ww]ill|[Ss]hould) "
     + _NP.replace("(?P<np>", "(?P<np>those|these|they|it|this|that|").replace("{1,4}", "{1,5}?")
@@ -984,7 +995,7 @@ _HAS_BEEN_RE = re.compile(
     r"(?P<rest>[a-z]+(?:ed|en|t|id)\b[^?,;]*)\?$"
 )
 _AM_I_RE = re.compile(r"(?P<aux>Am I|Are we) (?P<rest>[a-z][^?,;]*)\?$")
-_DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that) [a-z][^?,;]*)\?$")
+_DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that|a|an) [a-z\ue000][^?,;]*)\?$")
 _DOES_VERBS = frozenset(
     "include cover need take accept allow come expire renew work charge apply support offer run ship "
     "open close start end require count have bring use provide".split()
@@ -1027,7 +1038,7 @@ _HOW_LONG_TAKE_RE = re.compile(
     r"How long (?P<aux>does|will|would) "
     r"(?P<np>(?:a|an|the|my|our|your|this|that) [^?,;]+?|[a-z]+(?:ion|ing|ment))"
     r"(?P<adv> usually| normally| typically| generally)? take"
-    r"(?P<rest>(?: (?:to|for|with|on|in) [A-Za-z0-9\ue000][^?,;]*)?)\?$"
+    r"(?P<rest>(?: (?:to|for|with|on|in|from|at|after|during|over) [A-Za-z0-9\ue000][^?,;]*)?)\?$"
 )
 """How long a thing takes ("How long does a sworn translation usually take?", "How long does
 installation take for a 4-panel system?": a bare noun of an act is a subject too)."""
@@ -1053,6 +1064,29 @@ _AMOUNT_NOUNS = frozenset(
 )
 """Nouns that name an amount: it is an amount, it does not cost one ("How much is the
 deposit" is never "What does the deposit cost")."""
+
+
+_PRONOUN_BE_RE = re.compile(
+    r"(?P<aux>Is|Are|Was|Were) (?P<np>it|this|that|they|these|those) (?P<rest>[a-z][^?,;]*)\?$"
+)
+"""A yes/no question whose subject is a pronoun pointing back ("Is that realistic?", "Are
+they refundable at all?"): the pronoun marks the subject's end, so any predicate follows."""
+
+
+def _pronoun_be_clause(sentence: str) -> str | None:
+    """ "Is that realistic?" -> "whether that is realistic" for any predicate after the
+    pronoun, or None: never with a second subject run on ("Is it ready I need it today?"), a
+    second question joined on, or a verb form the rule cannot place ("Is it costing ...": the
+    "-ing" rules are :func:`_round9_clause`'s)."""
+    m = _PRONOUN_BE_RE.match(sentence)
+    if not m:
+        return None
+    rest = m.group("rest")
+    if _run_on_subject(rest) or _SECOND_ASK_RE.search(rest) or _LATER_ASK_RE.search(rest):
+        return None
+    if rest.split(" ", 1)[0].endswith("ing"):
+        return None
+    return f"whether {m.group('np')} {m.group('aux').lower()} {rest}"
 
 
 def _pronoun_question_clause(sentence: str) -> str | None:
@@ -1406,13 +1440,19 @@ def _more_question_ops(
     still, do_you = _STILL_ING_RE.match(sentence), _DO_YOU_RE.match(sentence)
     if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
         _round10_clause(sentence) is not None  # its subject's end is marked: "When is it being …"
+        or _pronoun_be_clause(sentence) is not None  # a pronoun subject: "Is that X?"
         or _AM_I_RE.match(sentence)
         or _PRONOUN_WH_RE.match(sentence)
         or (still and not _NEW_CLAUSE_RE.search(still.group("rest")))
         or (do_you and not _NEW_CLAUSE_RE.search(do_you.group("rest")))
     ):
         return []  # a second subject: a clause of its own that the rewording could strand
-    clause = _plain_question_clause(sentence) or _round9_clause(sentence) or _round10_clause(sentence)
+    clause = (
+        _plain_question_clause(sentence)
+        or _round9_clause(sentence)
+        or _round10_clause(sentence)
+        or _pronoun_be_clause(sentence)
+    )
     m = _PRONOUN_WH_RE.match(sentence)
     if m:
         clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
