@@ -642,27 +642,39 @@ def _question_ops(
             new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
             ops.append(("question:whether", [(start, end, new)]))
     m = _YES_NO_RE.match(body)
-    if m and not ops and not _has_verbish(m.group("np")):
+    if (
+        m
+        and not ops
+        and not _has_verbish(m.group("np"))
+        # "Is this the right number?": a determiner never heads a subject of its own ("this the")
+        and not _DOUBLE_DET_RE.match(m.group("np"))
+        # "Is it ready I need it today?": a second subject run on is never inside "whether"
+        and not _run_on_subject(m.group("pred"))
+    ):
         new = f"{lead}whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}{stop}"
         ops.append(("question:whether", [(start, end, new)]))
     m = _WH_SUBJECT_RE.match(body)
     second = _second_question(m.group("rest")) if m else None
+    # a written question keeps a clause after "if"/"before"/... ("How long should I wait
+    # before I fly?"); a lower-case run-on keeps no second subject at all
+    run_on = _NEW_CLAUSE_RE.search if lower or not sentence.endswith("?") else _run_on_subject
     if (
         m
         and not ops
-        and not _has_verbish(m.group("noun"))
-        and not _NEW_CLAUSE_RE.search(second if second is not None else m.group("rest"))
+        and not _has_verbish(m.group("noun") or "")
+        and not run_on(second if second is not None else m.group("rest"))
         and (second is not None or not _SECOND_ASK_RE.search(m.group("rest")))
     ):
         # "What documents do I need to X?" -> "... what documents I need to X"
-        aux = m.group("aux").lower()
+        aux = (m.group("aux") or m.group("are")).lower()
         verb = "" if aux == "do" else aux + " "
-        wh = m.group("wh").lower()
-        if m.group("subj") == "you" and lead.lower().startswith("do you know"):
+        wh = (m.group("wh") or m.group("how")).lower() + (m.group("noun") or "")
+        subj = m.group("subj") or m.group("you")
+        if subj == "you" and lead.lower().startswith("do you know"):
             lead = "could you tell me " if lower else "Could you tell me "  # never "Do you know what you"
             stop = "?" if sentence.endswith("?") else stop
         rest = second if second is not None else m.group("rest")
-        new = f"{lead}{wh}{m.group('noun')} {m.group('subj')} {verb}{rest}{stop}"
+        new = f"{lead}{wh} {subj} {verb}{rest}{stop}"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _DO_I_RE.match(body)
     joined = _second_question(m.group("rest")) if m else None
@@ -684,7 +696,9 @@ def _question_ops(
         # a template round a question with nothing of its own to reword
         pro_verb = you and re.fullmatch(r"do (?:that|it|this|those|them)", rest.strip()) is not None
         first = rest.split(" ", 1)[0]
-        service = aux == "do" and first in _SERVICE_VERBS
+        # "Do you VERB X?" in a written question asks what the business does for any verb
+        # but a thought or wish (:func:`_service_verb`); a lower-case text keeps the list
+        service = aux == "do" and (first in _SERVICE_VERBS or (not lower and _service_verb(first)))
         if (not you or first in _YOU_VERBS or service) and not pro_verb:
             if you and lead.lower().startswith("do you know"):
                 lead = "could you tell me " if lower else "Could you tell me "
@@ -704,11 +718,14 @@ put too much in", "... and is there any grant available?"): an indirect "whether
 I Y" is half converted."""
 
 _WH_SUBJECT_RE = re.compile(
-    r"(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?) (?P<aux>do|should|can|could) "
-    r"(?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$"
+    r"(?:(?P<wh>[Ww]hat|[Ww]hich)(?P<noun>(?: [a-z]+){0,2}?)|(?P<how>[Hh]ow (?:long|often|soon))) "
+    r"(?:(?P<aux>do|should|can|could|will|would) (?P<subj>I|i|we|you)|(?P<are>are) (?P<you>we|you)) "
+    r"(?P<rest>[a-z][^?]*)$"
 )
-"""A wh-question about what the user needs or may do ("What documents do I need to X"), or
-what the helper needs ("What documents do you need from me")."""
+"""A wh-question about what the user needs or may do ("What documents do I need to X", "How
+long should I wait before X"), or what the helper needs or is doing ("What documents do you
+need from me", "Which colour are you delivering"): the subject is a pronoun, so the clause
+after it is the rest of the question whatever its words."""
 _DO_I_RE = re.compile(r"(?P<aux>[Dd]o|[Cc]an|[Ss]hould) (?P<subj>I|i|we|you) (?P<rest>[a-z][^?]*)$")
 """A yes/no question with a pronoun subject ("Do I need X", "Can we bring X", "Do you have X")."""
 _LATER_ASK_RE = re.compile(
@@ -733,6 +750,22 @@ _LINKING = frozenset(
     "if when whenever because cos since after before as so and but or that until till while once "
     "though although where which who in case".split()
 )
+_SUBORDINATORS = _LINKING - {"and", "but", "or", "so"}
+"""Words that open a clause inside a question ("... if you wear glasses", "... before I fly"):
+a subject after one of them is part of the question, not a second sentence run on."""
+
+
+def _run_on_subject(rest: str) -> bool:
+    """A second subject in ``rest`` that opens a clause of its own: one not introduced by a
+    subordinating word ("Can you dive if you wear lenses" has none; "Do you sell boxes i
+    need 30" and "What should I do and I need it now" have one)."""
+    for m in _NEW_CLAUSE_RE.finditer(rest):
+        before = rest[max(0, m.start() - 40) : m.start()].split()  # the word before it, in O(1)
+        if not before or before[-1].lower() not in _SUBORDINATORS:
+            return True
+    return False
+
+
 _YOU_VERBS = frozenset("have sell offer deliver accept take stock ship open do provide rent hire".split())
 _SERVICE_VERBS = frozenset("alter cut lay repair fix clean install move make supply remove service".split())
 """Verbs naming a service a business offers: "Do you alter silk dresses?" is asked indirectly
@@ -830,6 +863,9 @@ _YES_NO_RE = re.compile(
     r"(?:open|available|free|ready|closed|included|valid|working|running|done|allowed|possible|"
     r"refundable|covered|required|necessary|normal|legal|correct|right)\b.*)$"
 )
+_DOUBLE_DET_RE = re.compile(r"\S+ (?:the|a|an|my|your|our|their|his|her|this|that|these|those)\b")
+"""A determiner right after the first word of a subject: the first word was a pronoun ("this
+the right number"), not the subject's determiner."""
 _MODAL_YES_NO_RE = re.compile(
     r"(?P<aux>[Cc]an|[Cc]ould|[Ww]ill|[Ss]hould) "
     + _NP.replace("(?P<np>", "(?P<np>those|these|they|it|this|that|").replace("{1,4}", "{1,5}?")
@@ -959,7 +995,7 @@ _HAS_BEEN_RE = re.compile(
     r"(?P<rest>[a-z]+(?:ed|en|t|id)\b[^?,;]*)\?$"
 )
 _AM_I_RE = re.compile(r"(?P<aux>Am I|Are we) (?P<rest>[a-z][^?,;]*)\?$")
-_DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that) [a-z][^?,;]*)\?$")
+_DOES_RE = re.compile(r"Does (?P<np>(?:the|my|our|your|this|that|a|an) [a-z\ue000][^?,;]*)\?$")
 _DOES_VERBS = frozenset(
     "include cover need take accept allow come expire renew work charge apply support offer run ship "
     "open close start end require count have bring use provide".split()
@@ -1002,7 +1038,7 @@ _HOW_LONG_TAKE_RE = re.compile(
     r"How long (?P<aux>does|will|would) "
     r"(?P<np>(?:a|an|the|my|our|your|this|that) [^?,;]+?|[a-z]+(?:ion|ing|ment))"
     r"(?P<adv> usually| normally| typically| generally)? take"
-    r"(?P<rest>(?: (?:to|for|with|on|in) [A-Za-z0-9\ue000][^?,;]*)?)\?$"
+    r"(?P<rest>(?: (?:to|for|with|on|in|from|at|after|during|over) [A-Za-z0-9\ue000][^?,;]*)?)\?$"
 )
 """How long a thing takes ("How long does a sworn translation usually take?", "How long does
 installation take for a 4-panel system?": a bare noun of an act is a subject too)."""
@@ -1028,6 +1064,29 @@ _AMOUNT_NOUNS = frozenset(
 )
 """Nouns that name an amount: it is an amount, it does not cost one ("How much is the
 deposit" is never "What does the deposit cost")."""
+
+
+_PRONOUN_BE_RE = re.compile(
+    r"(?P<aux>Is|Are|Was|Were) (?P<np>it|this|that|they|these|those) (?P<rest>[a-z][^?,;]*)\?$"
+)
+"""A yes/no question whose subject is a pronoun pointing back ("Is that realistic?", "Are
+they refundable at all?"): the pronoun marks the subject's end, so any predicate follows."""
+
+
+def _pronoun_be_clause(sentence: str) -> str | None:
+    """ "Is that realistic?" -> "whether that is realistic" for any predicate after the
+    pronoun, or None: never with a second subject run on ("Is it ready I need it today?"), a
+    second question joined on, or a verb form the rule cannot place ("Is it costing ...": the
+    "-ing" rules are :func:`_round9_clause`'s)."""
+    m = _PRONOUN_BE_RE.match(sentence)
+    if not m:
+        return None
+    rest = m.group("rest")
+    if _run_on_subject(rest) or _SECOND_ASK_RE.search(rest) or _LATER_ASK_RE.search(rest):
+        return None
+    if rest.split(" ", 1)[0].endswith("ing"):
+        return None
+    return f"whether {m.group('np')} {m.group('aux').lower()} {rest}"
 
 
 def _pronoun_question_clause(sentence: str) -> str | None:
@@ -1077,6 +1136,42 @@ def _possible_ops(masked: str, start: int, end: int, rng: random.Random) -> list
     return [("question:possible", [(start, end, f"{lead}{verb}{m.group('rest')}?")])]
 
 
+_HAVE_TO_RE = re.compile(r"[Dd]o (?P<subj>I|you|we) have to (?=[a-z])")
+"""A yes/no question about an obligation ("Do I have to bring my own hat ...")."""
+_NEED_A_RE = re.compile(
+    r"[Dd]o (?:I|you|we) need (?P<np>(?:a|an) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?)"
+    r"(?= (?:to|if|for|when|before|or)\b|\?)"
+)
+"""A yes/no question about what is needed, the thing named with "a"/"an" and followed by
+its purpose or condition ("Do you need an official handicap to play X?", "Do I need a
+permit if X?")."""
+_REQUIRED_SUBJECT = {"I": "Am I", "you": "Are you", "we": "Are we"}
+
+
+def _required_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]:
+    """An obligation asked as a requirement, only the opening words changed: "Do I have to
+    bring X or can I borrow one?" -> "Am I required to bring X or can I borrow one?"; "Do you
+    need an official handicap to play X?" -> "Is an official handicap required to play X?"
+    (a capitalised question, after a greeting too; never in a lower-case run-on, never when
+    a word of the thing needed could be a verb)."""
+    sentence = masked[start:end]
+    if _lower_style(masked) or not sentence.endswith("?"):
+        return []
+    greet = _GREETING_RE.match(sentence)
+    at = greet.end() if greet else 0
+    m = _HAVE_TO_RE.match(sentence, at)
+    if m:
+        lead = _REQUIRED_SUBJECT[m.group("subj")] + " required to "
+        lead = lead if not at else lead[0].lower() + lead[1:]
+        return [("question:required", [(start + at, start + m.end(), lead)])]
+    m = _NEED_A_RE.match(sentence, at)
+    if m and not _has_verbish(m.group("np")) and not _NEW_CLAUSE_RE.search(m.group("np")):
+        new = f"Is {m.group('np')} required"
+        new = new if not at else new[0].lower() + new[1:]
+        return [("question:required", [(start + at, start + m.end(), new)])]
+    return []
+
+
 _ABLE_RE = re.compile(r"(?P<aux>Can|Could|can|could) you (?P<verb>[a-z]+)\b(?P<rest>[^?]*)(?P<q>\??)$")
 _ABLE_LEADS = {
     "written": ("Would you be able to ", "Are you able to "),
@@ -1105,7 +1200,10 @@ def _able_ops(masked: str, start: int, end: int, rng: random.Random) -> list[Op]
         m = _ABLE_RE.match(sentence, at) if sentence[at : at + 1].isupper() or at else None
         if m and not m.group("q"):
             return []
-    if not m or _NEW_CLAUSE_RE.search(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
+    # a written question keeps a clause of its own after "if"/"before"/... ("Can you dive if
+    # you wear lenses?"): only the opening words change; a run-on keeps none
+    second = _run_on_subject if not lower else _NEW_CLAUSE_RE.search
+    if not m or second(m.group("rest")) or _SECOND_ASK_RE.search(m.group("rest")):
         return []
     verb = m.group("verb")
     if verb in _VERBISH or verb in _data()["not_verbs"] or verb in _NOT_A_VERB or verb in ("tell", "help"):
@@ -1172,9 +1270,22 @@ _CAN_THEY_RES = tuple(
         r"(?:a|an|the|your|our|my) " + _PLAIN + more + r") (?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
     )
     for more in ("", " " + _PLAIN)
+) + (
+    re.compile(
+        r"(?P<aux>Can|Could) (?P<np>[A-Z][a-z]+|[a-z]+|" + _VALUE + r") "
+        r"(?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
+    ),
 )
 """A yes/no question about what a third party can do ("Can an engineer come out today?",
-"Can he come back this week?"); "Can someone ...?" is :func:`_someone_ops`'s."""
+"Can he come back this week?", or a one-word subject with no determiner: "Can Priya do
+Monday?", "Can dogs come in?"); "Can someone ...?" is :func:`_someone_ops`'s."""
+_NOT_BARE_SUBJECT = frozenset(
+    "i you we it this that these those there someone somebody anyone anybody everyone everybody one".split()
+)
+"""Words after "Can" that are no third party named bare: pronouns have their own rules."""
+_BARE_VERBS = frozenset({"go", "do"})
+"""Verbs that follow a one-word subject with no determiner besides the known action verbs
+("Can laminate go over tiles?", "Can Priya do Monday?")."""
 _OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
 _CAN_THEY_LEADS = ("Would it be possible for ", "Is it possible for ")
 _ANY_RE = re.compile(r"(?P<any>Any) (?P<noun>update|updates|news|word|progress|sign)\b(?P<rest>[^?,;]*)\?$")
@@ -1227,6 +1338,10 @@ def _third_party_ops(masked: str, start: int, end: int, rng: random.Random) -> l
             continue
         verb, np = m.group("verb"), m.group("np")
         known = verb in _ACTIVE_VERBS or verb in _data()["action_verbs"]
+        bare = m.re is _CAN_THEY_RES[-1] and np not in _OBJECT_FORM
+        if bare:  # one word, no determiner: a name or a plural/mass noun, never a pronoun
+            known = (known or verb in _BARE_VERBS) and np.lower() not in _NOT_BARE_SUBJECT
+            known = known and np.lower() not in _VERBISH and np.lower() not in _data()["not_verbs"]
         if (
             known
             and not _has_verbish(np)
@@ -1325,13 +1440,19 @@ def _more_question_ops(
     still, do_you = _STILL_ING_RE.match(sentence), _DO_YOU_RE.match(sentence)
     if _NEW_CLAUSE_RE.search(sentence[3:]) and not (
         _round10_clause(sentence) is not None  # its subject's end is marked: "When is it being …"
+        or _pronoun_be_clause(sentence) is not None  # a pronoun subject: "Is that X?"
         or _AM_I_RE.match(sentence)
         or _PRONOUN_WH_RE.match(sentence)
         or (still and not _NEW_CLAUSE_RE.search(still.group("rest")))
         or (do_you and not _NEW_CLAUSE_RE.search(do_you.group("rest")))
     ):
         return []  # a second subject: a clause of its own that the rewording could strand
-    clause = _plain_question_clause(sentence) or _round9_clause(sentence) or _round10_clause(sentence)
+    clause = (
+        _plain_question_clause(sentence)
+        or _round9_clause(sentence)
+        or _round10_clause(sentence)
+        or _pronoun_be_clause(sentence)
+    )
     m = _PRONOUN_WH_RE.match(sentence)
     if m:
         clause = f"{m.group('wh').lower()} {m.group('np')} {m.group('aux')}"
@@ -1395,10 +1516,11 @@ _HAS_DONE_RE = re.compile(
 """A yes/no question in the present perfect ("Has anyone looked at it yet?", "Has something
 happened?")."""
 _STILL_ING_RE = re.compile(
-    r"(?P<aux>Is|Are) (?P<np>he|she|they|it|" + _NP_SHORT + r") (?P<adv>(?:still|already|now) )?"
+    r"(?P<aux>Is|Are) (?P<np>he|she|they|it|this|that|" + _NP_SHORT + r") (?P<adv>(?:still|already|now) )?"
     r"(?P<verb>[a-z]+ing)\b(?P<rest>[^?,;]*)\?$"
 )
-"""A yes/no question about what someone is doing ("Is he still coming?")."""
+"""A yes/no question about what someone is doing ("Is he still coming?"), or whether a thing
+named before is going on ("Is that still happening?")."""
 _AFTER_ING_VERB = frozenset(
     "to for at in on by with from into onto up out back over round around down off through about "
     "today tomorrow tonight now soon later again this next the a an my your our his her their it them "
@@ -1422,8 +1544,12 @@ _WHICH_OF_RE = re.compile(
 )
 """A question whose subject is the question word ("Which of your gins are gluten free?"):
 asked indirectly in the same order."""
-_DO_YOU_RE = re.compile(r"Do you (?P<verb>[a-z]+)(?P<rest> [^?,;]+)\?$")
-"""A yes/no question about what the business does ("Do you pierce ears on under-16s?")."""
+_DO_YOU_RE = re.compile(
+    r"Do you (?P<verb>[a-z]+)(?P<rest> [^?,;]+)(?P<alt>, or (?:just |only )?[a-z]+(?: [a-z]+){0,3})?\?$"
+)
+"""A yes/no question about what the business does ("Do you pierce ears on under-16s?"), maybe
+with another thing it might do instead, without a subject of its own ("Do you fit X as well,
+or just sweep?": one question, so "whether you fit X as well, or just sweep")."""
 _NOT_SERVICE = frozenset(
     "think know mind want need like remember mean see feel believe agree reckon suppose guess understand "
     "care hear love prefer expect wish hope happen realise realize recall get have".split()
@@ -1569,8 +1695,10 @@ def _round9_clause(sentence: str) -> str | None:
         and not _NEW_CLAUSE_RE.search(m.group("rest"))
         and not _SECOND_ASK_RE.search(m.group("rest"))
         and not _LATER_ASK_RE.search(m.group("rest"))
+        and not _LATER_ASK_RE.search(m.group("alt") or "")
+        and not _has_verbish(m.group("alt") or "")
     ):
-        return f"whether you {m.group('verb')}{m.group('rest')}"
+        return f"whether you {m.group('verb')}{m.group('rest')}{m.group('alt') or ''}"
     m = _WHICH_OF_RE.match(sentence)
     if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
         return f"which of {m.group('np')} {m.group('aux')} {m.group('pred')}"
@@ -1897,6 +2025,8 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_can_i_ops(masked, a, b, rng))
         ops.extend(_possible_ops(masked, a, b, rng))
         ops.extend(_able_ops(masked, a, b, rng))
+        if not asked:  # "Do I need a X?" asked indirectly already keeps that one rewrite
+            ops.extend(_required_ops(masked, a, b, rng))
         ops.extend(_lower_ask_ops(masked, a, b, rng))
         ops.extend(_clipped_question_ops(masked, a, b, rng))
         ops.extend(_for_me_ops(masked, a, b))
