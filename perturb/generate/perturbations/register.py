@@ -73,7 +73,14 @@ from perturb.generate.perturbations._text import (
     word_change_share,
     words,
 )
-from perturb.generate.perturbations.paraphrase import _COPULA_RE, question_ops
+from perturb.generate.perturbations.paraphrase import (
+    _COPULA_RE,
+    _PROG_IN_NP_RE,
+    _asks_on,
+    _has_verbish,
+    _more_question_ops,
+    question_ops,
+)
 from perturb.generate.slots import detect
 
 REGISTERS = ("formal_british", "casual_indian", "terse_us")
@@ -775,7 +782,7 @@ def _question(masked: str, reg: str, rng: random.Random, plain: bool = False, vo
     leads = [lead for lead in leads if not _said_already(masked, lead[0])] or leads
     leads = _no_second_please(list(leads), masked, lambda lead: str(lead[0]))
     for a, b in sentence_spans(masked):
-        ops = _indirect_ops(masked, a, b, rng, leads)
+        ops = _indirect_ops(masked, a, b, rng, leads, more=voice)
         if ops:
             return apply_edits(masked, ops[0][1])
     return masked
@@ -793,12 +800,87 @@ what time do you close", "... or did someone put too much in", "... or do guests
 inside an indirect question it reads as a blend of the two."""
 
 
-def _indirect_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op]:
+_WH_CONTRACTED_RE = re.compile(r"(?:When|Where|What|What time|How|Who|Why)(?='s )")
+"""A question word with "'s" for "is" ("When's the fitter coming?"): the question rules read
+"is", so the contraction is written out for them (a rewrite replaces the whole sentence)."""
+_WH_IS_NP_RE = re.compile(
+    r"(?P<wh>When|Where|What time|How long|How soon|Why|What) is "
+    r"(?P<np>(?:the|my|our|your|his|her|their|this|that) [^?,;]*)\?$"
+)
+"""A wh-question with "is" and a subject that opens with a determiner ("When is the kitchen
+fitter coming on Monday?")."""
+
+
+def _is_read(masked: str, a: int, b: int) -> tuple[str, int, int]:
+    """``(text, end, at)``: ``masked`` with a question word's "'s" at ``a`` read as " is" (the
+    sentence then ends at ``end``; ``at`` is where "'s" stood, -1 when there was none)."""
+    m = _WH_CONTRACTED_RE.match(masked, a)
+    if m is None:
+        return masked, b, -1
+    return masked[: m.end()] + " is" + masked[m.end() + 2 :], b + 1, m.end()
+
+
+def _read_back(ops: list[Op], a: int, at: int) -> list[Op]:
+    """``ops`` found on :func:`_is_read`'s text, at the original's offsets: only rewrites of the
+    whole question are kept where "'s" was read as "is"."""
+    if at < 0:
+        return ops
+    return [
+        (name, [(s, e - 1, new) for s, e, new in edits])
+        for name, edits in ops
+        if all(s <= a and e >= at + 3 for s, e, _ in edits)
+    ]
+
+
+def _progressive_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op] | None:
+    """A wh-question in the progressive ("When's the kitchen fitter coming on Monday?", "What's
+    the weather doing?"): the progressive verb marks the subject's end, and "is" goes there
+    ("when the kitchen fitter is coming on Monday"), however long the subject. ``None`` when
+    the sentence has no such shape (the other question rules decide); ``[]`` (refused) with a
+    verb inside the subject or a second question or clause after the verb, since the other
+    rules would put "is" after the whole ("what the weather doing is")."""
+    text, end, at = _is_read(masked, a, b)
+    m = _WH_IS_NP_RE.match(text[a:end])
+    split = _PROG_IN_NP_RE.search(m.group("np")) if m else None
+    if m is None or split is None:
+        return None
+    np = m.group("np")
+    if _has_verbish(np[: split.start()]) or _asks_on(np[split.start() :]):
+        return []
+    lead, stop = rng.choice(list(leads))
+    clause = f"{m.group('wh').lower()} {np[: split.start()]} is{np[split.start() :]}"
+    return _read_back([("question:indirect", [(a, end, f"{lead}{clause}{stop}")])], a, at)
+
+
+def _voice_question_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op]:
+    """Indirect questions for a question said to a voice assistant that ``question_ops``
+    leaves alone: "'s" after the question word read as "is", then ``question_ops`` and
+    paraphrase's further rules by grammatical shape (only their indirect rewrites: never
+    "What does X cost?", which changes no register)."""
+    text, end, at = _is_read(masked, a, b)
+    ops = question_ops(text, a, end, rng, leads) or [
+        op for op in _more_question_ops(text, a, end, rng, leads) if op[0] == "question:indirect"
+    ]
+    return _read_back(ops, a, at)
+
+
+def _indirect_ops(
+    masked: str, a: int, b: int, rng: random.Random, leads: Any, more: bool = False
+) -> list[Op]:
     """``question_ops`` for the sentence ``masked[a:b]``, without the rewrites that would ask
     one question indirectly and leave a second one joined on direct ("... tell me whether that
-    is normal or should I come back in"): such a sentence is left for the question frame."""
+    is normal or should I come back in"): such a sentence is left for the question frame. A
+    question in the progressive is asked by :func:`_progressive_ops` alone. ``more``: a
+    question said to a voice assistant, which has no frame to fall back on, also gets
+    :func:`_voice_question_ops` ("Alexa, could you please tell me when my skip is being
+    collected?"), the same rewrites paraphrase makes after a wake word."""
+    found = _progressive_ops(masked, a, b, rng, leads)
+    if found is None:
+        found = question_ops(masked, a, b, rng, leads)
+        if not found and more:
+            found = _voice_question_ops(masked, a, b, rng, leads)
     out = []
-    for name, edits in question_ops(masked, a, b, rng, leads):
+    for name, edits in found:
         new = apply_edits(masked, edits)
         lo = min(e[0] for e in edits)
         hi = lo + len(new) - len(masked) + max(e[1] for e in edits)
