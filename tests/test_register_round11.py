@@ -56,3 +56,17 @@ def test_a_progressive_question_with_a_second_question_is_refused() -> None:
 def test_the_terse_register_still_asks_no_voice_question_indirectly() -> None:
     # it has no voice question leads: "Alexa, tell me when ..." is no register of its own
     assert one("Alexa, when is my bin being emptied?", "terse_us") is None
+
+
+def test_a_greeted_text_that_opens_with_a_question_takes_the_frame_after_its_greeting() -> None:
+    assert one("hi can we park outside the studio on saturday or is it permit only", "terse_us") == (
+        "hi quick question: can we park outside the studio on saturday or is it permit only"
+    )
+    assert one("hey whats the latest i can drop the car off tomorrow", "terse_us") == (
+        "hey quick question: whats the latest i can drop the car off tomorrow"
+    )
+
+
+def test_a_greeted_complaint_gets_no_question_frame() -> None:
+    # the question ends a complaint ("quick q:" before an exasperated text reads wrong)
+    assert one("hi the gate latch is broken again whats going on", "terse_us") is None

@@ -937,6 +937,21 @@ def _text_question(masked: str) -> bool:
     return end is not None and not _JOINED_RE.search(masked[: end.start()].rstrip())
 
 
+_ASKS_OTHERS_RE = re.compile(r"\b(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)\b", re.I)
+
+
+def _greeted_question(body: str) -> bool:
+    """Whether the lower-case text after a greeting opens with a question ("hi | can we bring a
+    10 year old ...", "hi | whats the rate ...") that asks no one to act ("can someone plant
+    ..." is a request): such a text takes a question frame after its greeting."""
+    return (
+        message_style(body) == "lower"
+        and bool(_DIRECT_QUESTION_RE.match(body))
+        and _text_question(body)
+        and not _ASKS_OTHERS_RE.search(body)
+    )
+
+
 def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
     """A direct question that cannot be asked indirectly, framed the register's way: after
     it in a written message ("Where is it? Kindly let me know.", "... I would be grateful if
@@ -949,11 +964,15 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if _indirect_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
             return masked  # asked indirectly by the register's question leads instead
     texting = style.get("texting_question_before", [])
-    if texting and len(spans) == 1 and _text_question(masked) and not _GREETING_RE.match(masked):
-        # never "quick q: hi we got charged ...": the frame would go before the greeting
+    greeting = _GREETING_RE.match(masked)
+    if texting and len(spans) == 1 and _text_question(masked) and not greeting:
         # a lower-case text that asks ("is the pool open on sunday after 8pm", "carpet cleaning
         # for the lounge whats the price"): framed in its own lower case, never written out
         return rng.choice(texting) + masked
+    if texting and len(spans) == 1 and greeting and _greeted_question(masked[greeting.end() :]):
+        # after its greeting, never before it ("hi quick q: can we bring a dog", never "quick
+        # q: hi can we ..."), and only on a question that opens the text
+        return masked[: greeting.end()] + rng.choice(texting) + masked[greeting.end() :]
     for i, (a, b) in enumerate(spans):
         sentence = masked[a:b]
         if not sentence.endswith("?") or not _DIRECT_QUESTION_RE.match(sentence):
