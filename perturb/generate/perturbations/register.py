@@ -811,6 +811,11 @@ _WH_IS_NP_RE = re.compile(
 fitter coming on Monday?")."""
 
 
+_OF_PHRASE_RE = re.compile(r"\bof\b", re.I)
+"""An "of" phrase before an "-ing" word ("the price of teeth whitening", "the cost of window
+cleaning"): the "-ing" word is read as a compound noun's head, never as a verb."""
+
+
 def _is_read(masked: str, a: int, b: int) -> tuple[str, int, int]:
     """``(text, end, at)``: ``masked`` with a question word's "'s" at ``a`` read as " is" (the
     sentence then ends at ``end``; ``at`` is where "'s" stood, -1 when there was none)."""
@@ -834,17 +839,24 @@ def _read_back(ops: list[Op], a: int, at: int) -> list[Op]:
 
 def _progressive_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op] | None:
     """A wh-question in the progressive ("When's the kitchen fitter coming on Monday?", "What's
-    the weather doing?"): the progressive verb marks the subject's end, and "is" goes there
-    ("when the kitchen fitter is coming on Monday"), however long the subject. ``None`` when
-    the sentence has no such shape (the other question rules decide); ``[]`` (refused) with a
-    verb inside the subject or a second question or clause after the verb, since the other
-    rules would put "is" after the whole ("what the weather doing is")."""
+    the weather doing this weekend?"): the progressive verb marks the subject's end, and "is"
+    goes there ("when the kitchen fitter is coming on Monday"), however long the subject.
+    ``None`` when the sentence has no such shape, or its "-ing" word may be a noun (the other
+    question rules decide); ``[]`` (refused) with a verb inside the subject or a second question
+    or clause after the verb, since the other rules would put "is" after the whole ("what the
+    weather doing this weekend is")."""
     text, end, at = _is_read(masked, a, b)
     m = _WH_IS_NP_RE.match(text[a:end])
     split = _PROG_IN_NP_RE.search(m.group("np")) if m else None
     if m is None or split is None:
         return None
     np = m.group("np")
+    after = np[split.end() :].strip().partition(" ")[2]
+    if not after or len(np[: split.start()].split()) < 2 or _OF_PHRASE_RE.search(np[: split.start()]):
+        # "What's the price of teeth whitening?", "When is the swimming?": an "-ing" word that
+        # ends the question, follows a bare determiner or an "of" phrase may be a noun: the
+        # older rules decide, as before
+        return None
     if _has_verbish(np[: split.start()]) or _asks_on(np[split.start() :]):
         return []
     lead, stop = rng.choice(list(leads))
