@@ -73,7 +73,14 @@ from perturb.generate.perturbations._text import (
     word_change_share,
     words,
 )
-from perturb.generate.perturbations.paraphrase import _COPULA_RE, question_ops
+from perturb.generate.perturbations.paraphrase import (
+    _COPULA_RE,
+    _PROG_IN_NP_RE,
+    _asks_on,
+    _has_verbish,
+    _more_question_ops,
+    question_ops,
+)
 from perturb.generate.slots import detect
 
 REGISTERS = ("formal_british", "casual_indian", "terse_us")
@@ -775,7 +782,7 @@ def _question(masked: str, reg: str, rng: random.Random, plain: bool = False, vo
     leads = [lead for lead in leads if not _said_already(masked, lead[0])] or leads
     leads = _no_second_please(list(leads), masked, lambda lead: str(lead[0]))
     for a, b in sentence_spans(masked):
-        ops = _indirect_ops(masked, a, b, rng, leads)
+        ops = _indirect_ops(masked, a, b, rng, leads, more=voice)
         if ops:
             return apply_edits(masked, ops[0][1])
     return masked
@@ -793,12 +800,99 @@ what time do you close", "... or did someone put too much in", "... or do guests
 inside an indirect question it reads as a blend of the two."""
 
 
-def _indirect_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op]:
+_WH_CONTRACTED_RE = re.compile(r"(?:When|Where|What|What time|How|Who|Why)(?='s )")
+"""A question word with "'s" for "is" ("When's the fitter coming?"): the question rules read
+"is", so the contraction is written out for them (a rewrite replaces the whole sentence)."""
+_WH_IS_NP_RE = re.compile(
+    r"(?P<wh>When|Where|What time|How long|How soon|Why|What) is "
+    r"(?P<np>(?:the|my|our|your|his|her|their|this|that) [^?,;]*)\?$"
+)
+"""A wh-question with "is" and a subject that opens with a determiner ("When is the kitchen
+fitter coming on Monday?")."""
+
+
+_OF_PHRASE_RE = re.compile(r"\bof\b", re.I)
+"""An "of" phrase before an "-ing" word ("the price of teeth whitening", "the cost of window
+cleaning"): the "-ing" word is read as a compound noun's head, never as a verb."""
+
+
+def _is_read(masked: str, a: int, b: int) -> tuple[str, int, int]:
+    """``(text, end, at)``: ``masked`` with a question word's "'s" at ``a`` read as " is" (the
+    sentence then ends at ``end``; ``at`` is where "'s" stood, -1 when there was none)."""
+    m = _WH_CONTRACTED_RE.match(masked, a)
+    if m is None:
+        return masked, b, -1
+    return masked[: m.end()] + " is" + masked[m.end() + 2 :], b + 1, m.end()
+
+
+def _read_back(ops: list[Op], a: int, at: int) -> list[Op]:
+    """``ops`` found on :func:`_is_read`'s text, at the original's offsets: only rewrites of the
+    whole question are kept where "'s" was read as "is"."""
+    if at < 0:
+        return ops
+    return [
+        (name, [(s, e - 1, new) for s, e, new in edits])
+        for name, edits in ops
+        if all(s <= a and e >= at + 3 for s, e, _ in edits)
+    ]
+
+
+def _progressive_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op] | None:
+    """A wh-question in the progressive ("When's the kitchen fitter coming on Monday?", "What's
+    the weather doing this weekend?"): the progressive verb marks the subject's end, and "is"
+    goes there ("when the kitchen fitter is coming on Monday"), however long the subject.
+    ``None`` when the sentence has no such shape, or its "-ing" word may be a noun (the other
+    question rules decide); ``[]`` (refused) with a verb inside the subject or a second question
+    or clause after the verb, since the other rules would put "is" after the whole ("what the
+    weather doing this weekend is")."""
+    text, end, at = _is_read(masked, a, b)
+    m = _WH_IS_NP_RE.match(text[a:end])
+    split = _PROG_IN_NP_RE.search(m.group("np")) if m else None
+    if m is None or split is None:
+        return None
+    np = m.group("np")
+    after = np[split.end() :].strip().partition(" ")[2]
+    if not after or len(np[: split.start()].split()) < 2 or _OF_PHRASE_RE.search(np[: split.start()]):
+        # "What's the price of teeth whitening?", "When is the swimming?": an "-ing" word that
+        # ends the question, follows a bare determiner or an "of" phrase may be a noun: the
+        # older rules decide, as before
+        return None
+    if _has_verbish(np[: split.start()]) or _asks_on(np[split.start() :]):
+        return []
+    lead, stop = rng.choice(list(leads))
+    clause = f"{m.group('wh').lower()} {np[: split.start()]} is{np[split.start() :]}"
+    return _read_back([("question:indirect", [(a, end, f"{lead}{clause}{stop}")])], a, at)
+
+
+def _voice_question_ops(masked: str, a: int, b: int, rng: random.Random, leads: Any) -> list[Op]:
+    """Indirect questions for a question said to a voice assistant that ``question_ops``
+    leaves alone: "'s" after the question word read as "is", then ``question_ops`` and
+    paraphrase's further rules by grammatical shape (only their indirect rewrites: never
+    "What does X cost?", which changes no register)."""
+    text, end, at = _is_read(masked, a, b)
+    ops = question_ops(text, a, end, rng, leads) or [
+        op for op in _more_question_ops(text, a, end, rng, leads) if op[0] == "question:indirect"
+    ]
+    return _read_back(ops, a, at)
+
+
+def _indirect_ops(
+    masked: str, a: int, b: int, rng: random.Random, leads: Any, more: bool = False
+) -> list[Op]:
     """``question_ops`` for the sentence ``masked[a:b]``, without the rewrites that would ask
     one question indirectly and leave a second one joined on direct ("... tell me whether that
-    is normal or should I come back in"): such a sentence is left for the question frame."""
+    is normal or should I come back in"): such a sentence is left for the question frame. A
+    question in the progressive is asked by :func:`_progressive_ops` alone. ``more``: a
+    question said to a voice assistant, which has no frame to fall back on, also gets
+    :func:`_voice_question_ops` ("Alexa, could you please tell me when my skip is being
+    collected?"), the same rewrites paraphrase makes after a wake word."""
+    found = _progressive_ops(masked, a, b, rng, leads)
+    if found is None:
+        found = question_ops(masked, a, b, rng, leads)
+        if not found and more:
+            found = _voice_question_ops(masked, a, b, rng, leads)
     out = []
-    for name, edits in question_ops(masked, a, b, rng, leads):
+    for name, edits in found:
         new = apply_edits(masked, edits)
         lo = min(e[0] for e in edits)
         hi = lo + len(new) - len(masked) + max(e[1] for e in edits)
@@ -855,6 +949,21 @@ def _text_question(masked: str) -> bool:
     return end is not None and not _JOINED_RE.search(masked[: end.start()].rstrip())
 
 
+_ASKS_OTHERS_RE = re.compile(r"\b(?:can|could|would|will)\s+(?:someone|somebody|anyone|anybody)\b", re.I)
+
+
+def _greeted_question(body: str) -> bool:
+    """Whether the lower-case text after a greeting opens with a question ("hi | can we bring a
+    10 year old ...", "hi | whats the rate ...") that asks no one to act ("can someone plant
+    ..." is a request): such a text takes a question frame after its greeting."""
+    return (
+        message_style(body) == "lower"
+        and bool(_DIRECT_QUESTION_RE.match(body))
+        and _text_question(body)
+        and not _ASKS_OTHERS_RE.search(body)
+    )
+
+
 def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = False) -> str:
     """A direct question that cannot be asked indirectly, framed the register's way: after
     it in a written message ("Where is it? Kindly let me know.", "... I would be grateful if
@@ -867,11 +976,15 @@ def _question_frame(masked: str, reg: str, rng: random.Random, plain: bool = Fal
         if _indirect_ops(masked, a, b, random.Random(0), [("Tell me ", "?")]):
             return masked  # asked indirectly by the register's question leads instead
     texting = style.get("texting_question_before", [])
-    if texting and len(spans) == 1 and _text_question(masked) and not _GREETING_RE.match(masked):
-        # never "quick q: hi we got charged ...": the frame would go before the greeting
+    greeting = _GREETING_RE.match(masked)
+    if texting and len(spans) == 1 and _text_question(masked) and not greeting:
         # a lower-case text that asks ("is the pool open on sunday after 8pm", "carpet cleaning
         # for the lounge whats the price"): framed in its own lower case, never written out
         return rng.choice(texting) + masked
+    if texting and len(spans) == 1 and greeting and _greeted_question(masked[greeting.end() :]):
+        # after its greeting, never before it ("hi quick q: can we bring a dog", never "quick
+        # q: hi can we ..."), and only on a question that opens the text
+        return masked[: greeting.end()] + rng.choice(texting) + masked[greeting.end() :]
     for i, (a, b) in enumerate(spans):
         sentence = masked[a:b]
         if not sentence.endswith("?") or not _DIRECT_QUESTION_RE.match(sentence):

@@ -140,6 +140,12 @@ def _kind_of(ctx: TaskContext, span: Span) -> str:
     return "slot"
 
 
+_ENROLLED_RE = re.compile(r"\b(?:enter|enrol|enroll|register|sign\s+up|book\s+in)\s+$", re.I)
+_NAME_RE = re.compile(r"[A-Z][a-z]+(?:\s+[A-Z][a-z'’-]+)?")
+"""A person the user enters, enrols or signs up for something ("I'd like to enter Sam for the
+Grade 5 exam"): the user's child or partner, whose name nobody misstates."""
+
+
 _TYPED_POSTCODE_RE = re.compile(r"[a-z]{1,2}\d[a-z\d]?\s\d[a-z]{2}")
 """A UK postcode typed in lower case ("bs7 8lu"): the same code as "BS7 8LU", whose district
 digit a person mistypes ("bs6 8lu i mean bs7 8lu"); detection only finds it in capitals."""
@@ -231,9 +237,17 @@ _AGE_RE = re.compile(r"(?:\b(?:he|she|they|I)(?:['’]s|['’]re|['’]m|\s+is|\
 telling it knows."""
 _AGE_END_RE = re.compile(r"\s*(?:$|[.,;:!?)—–]|(?:and|but|so|now|today|years?)\b)", re.I)
 
-_CONTRAST_RE = re.compile(r"(?:\bnot|\binstead\s+of|\brather\s+than|\bthe\s+wrong)\s+$", re.I)
+_CONTRAST_RE = re.compile(r"(?:\bnot|\bthe\s+wrong)\s+$", re.I)
 """A value stated as what it is not ("She lives at 22 Ash Grove, not 22 Ash Road"): a
-correction inside that contrast is a tangle nobody writes."""
+correction inside that contrast is a tangle nobody writes. The other value of a pair set
+against the first by "instead of" or "rather than" (the old booking, the usual price: "Can
+Tomasz do Thursday instead of Wednesday?") is a value the user recalls and may misstate:
+"instead of Tuesday, sorry, Wednesday" (the first of the pair stays refused by
+:data:`_CONTRASTED_RE`: "Friday, sorry, Thursday instead of Wednesday" is three values in a
+row). A count or an amount there (:data:`_COMPARED_KINDS`) stays refused: set against another
+it is a comparison that a wrong value may turn round ("with 5 instead of 4, I mean 6")."""
+_INSTEAD_RE = re.compile(r"\b(?:instead\s+of|rather\s+than)\s+$", re.I)
+_COMPARED_KINDS = frozenset({"number", "money"})
 
 _CONTRASTED_RE = re.compile(r",?\s+(?:not|instead\s+of|rather\s+than)\s+\S", re.I)
 """A value set against another right after it ("She lives at 22 Ash Grove, not 22 Ash Road"):
@@ -277,6 +291,10 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     if _NOW_RE.search(before) and _CLOCK_RE.fullmatch(span.text.strip()) and _NOW_END_RE.match(after):
         return True
     if _CONTRAST_RE.search(before) or _CONTRASTED_RE.match(after):
+        return True
+    if _INSTEAD_RE.search(before) and _kind_of(ctx, span) in _COMPARED_KINDS:
+        return True
+    if _ENROLLED_RE.search(before) and _NAME_RE.fullmatch(span.text.strip()):
         return True
     if _STREET_RE.search(span.text) and not re.search(r"\d", span.text) and _OWN_PLACE_RE.search(before):
         return True
