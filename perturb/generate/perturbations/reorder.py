@@ -6,7 +6,10 @@ The masked prompt is split into constraint segments at three depths:
   anywhere in it, or opening with "Also"/"But"/...) stays glued to the one before, so a
   back-reference never moves before what it refers to. Only these sentences move at all: an
   identifier statement ("My customer number is 55123.") goes anywhere; another value
-  statement ("The reference is X.") moves behind the sentences after it; a self-contained
+  statement ("The reference is X."), and an identifier stated in the past or with a courtesy
+  ("The job number was CS-5582.", "... if you need it."), moves behind the sentences after
+  it; a sentence glued by "Also"/"It" to an identifier statement leans on the story before
+  it, not on the number, and is a unit of its own that refers back; a self-contained
   first-person fact with a value ("I paid $20 with Visa on Tuesday.") and a question or
   request that leans on nothing ("Could you give me a quote?"; not "Can you fix the bill?")
   move in front of the sentences before them; a first-person remark without a value that is
@@ -1501,11 +1504,18 @@ def units_of(
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
+    glued_on = [False]  # per group: it opens with a glue word but follows an identifier statement
     for a, b in sentence_spans(masked):
         s = masked[a:b]
-        if groups and re.split(r"['’]", _first_word(s))[0] in _GLUE_SENTENCE:  # "He's 9"
+        glue = bool(groups) and re.split(r"['’]", _first_word(s))[0] in _GLUE_SENTENCE  # "He's 9"
+        if glue and not (len(groups) > 1 and len(groups[-1]) == 1 and _identifier(groups[-1][0], codes)):
             groups[-1].append(s)
         else:
+            # "... course from the 14th to the 21st? Booking is SD-8820. Also, is it still a 9am
+            # start?": "Also" and "it" lean on the story, not on the identifier between them,
+            # so the sentence is a unit that refers back (``_keeps_references`` lets the
+            # identifier move behind it, never "that/this" right after it)
+            glued_on.append(glue)
             groups.append([s])
     # per group: a back-reference after its first sentence (in its glued sentences or a later
     # group), computed from the end so that the whole pass stays linear
@@ -1524,8 +1534,12 @@ def units_of(
         if unit.after and not unit.end:
             unit.end = "."
         text = " ".join(group)
-        unit.refers_back = k > 0 and bool(
-            _BACK_REFERENCE_RE.search(_without_relative_that(text)) or _PRONOUN_CONTRACTION_RE.search(text)
+        unit.refers_back = k > 0 and (
+            glued_on[k]
+            or bool(
+                _BACK_REFERENCE_RE.search(_without_relative_that(_IF_NEEDED_RE.sub("", text)))
+                or _PRONOUN_CONTRACTION_RE.search(text)
+            )
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
@@ -1538,11 +1552,15 @@ def units_of(
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
         bare_label = False
         if not unit.after and not unit.refers_back and _holds(group[0], codes):
-            if _id_fragment(group[0]):
+            if _id_fragment(group[0]) or _value_statement(group[0]):
                 statement = True  # "Student number MS-2287." states an identifier like "... is X"
             elif _LABEL_FRAGMENT_RE.fullmatch(re.sub(r"[.!]+[\"'”’)]*$", "", group[0].strip())):
                 # "Order CT-1988.": at the front (after "Hi,") it would read as an order to
                 # order; it only moves behind the sentences after it
+                statement = bare_label = True
+            elif _id_statement(group[0]):
+                # "Booking was ER-66120." / "... if you need it.": the past and the courtesy
+                # answer the story told before; opening the message they would come before it
                 statement = bare_label = True
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
@@ -1565,6 +1583,21 @@ def units_of(
         unit.intro = k == 0 and bool(_INTRO_RE.match(group[0]))
         units.append(unit)
     return units
+
+
+def _identifier(sentence: str, codes: frozenset[str]) -> bool:
+    """True when ``sentence`` only states an identifier: "My member number is 448190.",
+    "Booking was ER-66120.", "Student number MS-2287.", "Order CT-1988." (a value of
+    ``codes``)."""
+    if not _holds(sentence, codes):
+        return False
+    bare = re.sub(r"[.!]+[\"'”’)]*$", "", sentence.strip())
+    return (
+        _value_statement(sentence)
+        or _id_statement(sentence)
+        or _id_fragment(sentence)
+        or bool(_LABEL_FRAGMENT_RE.fullmatch(bare))
+    )
 
 
 _INTRO_RE = re.compile(
@@ -1979,6 +2012,28 @@ _LABEL_FRAGMENT_RE = re.compile(
 )
 """A verbless label that names what an identifier is without "number/ref/id" ("Order
 CT-1988.", "Booking LK-2041.")."""
+
+
+_IF_NEEDED_RE = re.compile(r"\s+if (?:you need it|it helps|that helps)(?=[.!]*[\"'”’)]*\s*$)", re.I)
+"""A courtesy after an identifier ("The claim ref is HX-448201 if you need it."): its "it" is
+the identifier of the same sentence, no back-reference."""
+_ID_STATEMENT_RE = re.compile(
+    r"(?:(?:my|our|the|your)\s+)?(?:[a-z][\w'’-]*\s+){0,2}(?:number|no|ref|reference|id|code|order|booking|"
+    r"invoice|account|ticket|case|job|reservation|policy|claim|receipt|membership)\s+(?:is|was)\s+[\ue000-\uf8ff]+",
+    re.I,
+)
+"""A sentence that only states an identifier by its label, in the present or the past ("The
+job number was CS-5582.", "Booking was ER-66120.", "The claim ref is HX-448201 if you need
+it.")."""
+
+
+def _id_statement(sentence: str) -> bool:
+    """True when ``sentence`` only states an identifier (``_ID_STATEMENT_RE``), a courtesy
+    "if you need it" allowed (``_IF_NEEDED_RE``); the value is checked by the caller."""
+    body = re.sub(r"[.!]+[\"'”’)]*$", "", _IF_NEEDED_RE.sub("", sentence.strip()))
+    return bool(_ID_STATEMENT_RE.fullmatch(body)) and not any(
+        _plain(t) in _STATEMENT_STOP for t in _TOKEN_RE.findall(body)
+    )
 
 
 def _id_fragment(sentence: str) -> bool:

@@ -1,0 +1,85 @@
+"""Reorder, round eleven of issue #14: a sentence that only states an identifier moves
+wherever it applies -- also in the past ("The job number was X."), with a courtesy ("... if
+you need it."), and when the sentence after it leans on the story with "Also"/"It" (it is
+then a unit of its own that refers back, and the identifier may move behind it) -- with the
+exact texts every level and seed can give. The prompts are written for these tests (none is
+from a benchmark set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_reorder_rules import _all_texts, _task
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # a past-tense identifier statement moves behind the question after it, never to the
+        # front (it answers the story told before it)
+        (
+            "The plumber left a leak under our sink on Monday. The job number was PL-4410. Who should "
+            "I call about the water damage?",
+            {"day": "Monday", "job": "PL-4410"},
+            {
+                "The plumber left a leak under our sink on Monday. Who should I call about the water "
+                "damage? The job number was PL-4410."
+            },
+        ),
+        # "It was due back ..." leans on the story, not on the number between them: the number
+        # moves, "It" keeps following the sentence it followed
+        (
+            "Waiting on the refund for my cancelled yoga class. My member number is 55821. It was due "
+            "back last week. Could you look into it?",
+            {"id": "55821"},
+            {
+                "My member number is 55821. Waiting on the refund for my cancelled yoga class. It was "
+                "due back last week. Could you look into it?",
+                "Waiting on the refund for my cancelled yoga class. It was due back last week. Could you "
+                "look into it? My member number is 55821.",
+                "Waiting on the refund for my cancelled yoga class. It was due back last week. My member "
+                "number is 55821. Could you look into it?",
+            },
+        ),
+        # "Also, ..." after the identifier is glued to the request before it, not to the number
+        (
+            "Can you move my pottery class from the 3rd to the 10th? Booking is PT-2231. Also, is it "
+            "still a 6pm start?",
+            {"a": "the 3rd", "b": "the 10th", "id": "PT-2231", "t": "6pm"},
+            {
+                "Booking is PT-2231. Can you move my pottery class from the 3rd to the 10th? Also, is it "
+                "still a 6pm start?",
+                "Can you move my pottery class from the 3rd to the 10th? Also, is it still a 6pm start? "
+                "Booking is PT-2231.",
+            },
+        ),
+        # "if you need it": its "it" is the identifier of the same sentence
+        (
+            "Our landlord needs a quote for a new boiler. The claim ref is CL-88120 if you need it. "
+            "Can you quote for a combi boiler?",
+            {"id": "CL-88120"},
+            {
+                "Can you quote for a combi boiler? Our landlord needs a quote for a new boiler. The claim "
+                "ref is CL-88120 if you need it.",
+                "Our landlord needs a quote for a new boiler. Can you quote for a combi boiler? The claim "
+                "ref is CL-88120 if you need it.",
+            },
+        ),
+        # refused: "Is that ...?" asks about the identifier right before it
+        (
+            "Our parcel arrived damaged on Monday. The order number was OR-5512. Is that the one I "
+            "should quote?",
+            {"day": "Monday", "id": "OR-5512"},
+            set(),
+        ),
+        # refused: a past-tense identifier that opens the message stays first (it only moves
+        # behind the sentences after it when a story comes before it)
+        (
+            "Booking was BK-2201. The instructor never came to the lesson.",
+            {"id": "BK-2201"},
+            set(),
+        ),
+    ],
+)
+def test_identifier_statements(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected
