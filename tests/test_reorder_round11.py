@@ -83,3 +83,48 @@ from tests.test_reorder_rules import _all_texts, _task
 )
 def test_identifier_statements(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
     assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # ", job number X" cut from its sentence moves to the end of the message only, as a
+        # sentence of its own; "It still isn't ready." keeps following the story
+        (
+            "I dropped my bike off for a service on Monday, job number BK-7781. It still isn't ready. "
+            "When can I collect it?",
+            {"day": "Monday", "id": "BK-7781"},
+            {
+                "I dropped my bike off for a service on Monday. It still isn't ready. When can I collect "
+                "it? Job number BK-7781."
+            },
+        ),
+        # right after its sentence (wherever that sentence goes) the label is written back in it
+        (
+            "We booked a cottage from 3 May for a week, booking CT-2290. Can we bring a dog?",
+            {"d": "3 May", "id": "CT-2290"},
+            {
+                "Can we bring a dog? We booked a cottage for a week from 3 May, booking CT-2290.",
+                "Can we bring a dog? We booked a cottage from 3 May for a week, booking CT-2290.",
+                "We booked a cottage for a week from 3 May. Can we bring a dog? Booking CT-2290.",
+                "We booked a cottage from 3 May for a week. Can we bring a dog? Booking CT-2290.",
+            },
+        ),
+        # refused: the label already ends the message (it never moves to the front)
+        ("I'd like a refund for the broken lamp, order LP-5512.", {"id": "LP-5512"}, set()),
+        # refused: a bare "number X" may number the noun before it
+        (
+            "Please send the parts to my account, number 44120. Can you confirm the delivery date?",
+            {"id": "44120"},
+            set(),
+        ),
+        # refused: "Is that ...?" right after the label asks about it (the time may open)
+        (
+            "I ordered a blue sofa on Friday, order SF-1180. Is that the one in the photo?",
+            {"day": "Friday", "id": "SF-1180"},
+            {"On Friday, I ordered a blue sofa, order SF-1180. Is that the one in the photo?"},
+        ),
+    ],
+)
+def test_appended_identifier_label(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected

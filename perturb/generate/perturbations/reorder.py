@@ -9,7 +9,9 @@ The masked prompt is split into constraint segments at three depths:
   statement ("The reference is X."), and an identifier stated in the past or with a courtesy
   ("The job number was CS-5582.", "... if you need it."), moves behind the sentences after
   it; a sentence glued by "Also"/"It" to an identifier statement leans on the story before
-  it, not on the number, and is a unit of its own that refers back; a self-contained
+  it, not on the number, and is a unit of its own that refers back; an identifier label
+  appended with a comma (", ref WB-3307") is cut from its sentence and moves to the end of
+  the message only ("... Ref WB-3307."), written back in its sentence right after it; a self-contained
   first-person fact with a value ("I paid $20 with Visa on Tuesday.") and a question or
   request that leans on nothing ("Could you give me a quote?"; not "Can you fix the bill?")
   move in front of the sentences before them; a first-person remark without a value that is
@@ -390,6 +392,11 @@ class Unit:
     intro: bool = False
     """The first sentence introduces the writer ("I'm Dr Ana Ruiz from X.", "My name is Ben
     Ito."): it stays first, nothing moves in front of it."""
+    appended: bool = False
+    """An identifier label appended to the sentence before it with a comma ("I paid a deposit
+    for the course, ref DV-5071."): right after that sentence it is written back in it
+    (", ref DV-5071."); moved behind the sentences after it, it is a sentence of its own
+    ("... What's going on? Ref DV-5071.")."""
 
     def size(self) -> int:
         """Segments of the unit: each clause's head and phrases, and the glued sentences."""
@@ -1505,8 +1512,18 @@ def units_of(
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
     glued_on = [False]  # per group: it opens with a glue word but follows an identifier statement
+    appended: set[int] = set()  # groups that are an identifier label cut from the sentence before
+    sentences: list[str] = []
     for a, b in sentence_spans(masked):
-        s = masked[a:b]
+        cut = _appended_label(masked[a:b], codes)
+        if cut is None:
+            sentences.append(masked[a:b])
+        else:
+            sentences.extend(cut)
+            appended.add(len(sentences) - 1)
+    group_of: dict[int, int] = {}
+    for i, s in enumerate(sentences):
+        group_of[i] = len(groups)
         glue = bool(groups) and re.split(r"['’]", _first_word(s))[0] in _GLUE_SENTENCE  # "He's 9"
         if glue and not (len(groups) > 1 and len(groups[-1]) == 1 and _identifier(groups[-1][0], codes)):
             groups[-1].append(s)
@@ -1527,6 +1544,7 @@ def units_of(
         refers_later[k] = seen
         first = groups[k][0]
         seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
+    appended_groups = {group_of[i] for i in appended}
     units = []
     for k, group in enumerate(groups):
         unit = _split_unit(group[0], timeish, past, budgets)
@@ -1551,7 +1569,9 @@ def units_of(
                 clause.pair = None
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
         bare_label = False
-        if not unit.after and not unit.refers_back and _holds(group[0], codes):
+        if not unit.after and not unit.refers_back and _holds(group[0], codes) and k in appended_groups:
+            statement = bare_label = True  # ", ref DV-5071" cut from its sentence: to the end only
+        elif not unit.after and not unit.refers_back and _holds(group[0], codes):
             if _id_fragment(group[0]) or _value_statement(group[0]):
                 statement = True  # "Student number MS-2287." states an identifier like "... is X"
             elif _LABEL_FRAGMENT_RE.fullmatch(re.sub(r"[.!]+[\"'”’)]*$", "", group[0].strip())):
@@ -1579,10 +1599,35 @@ def units_of(
         unit.later = (
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
-        unit.ahead = statement and not unit.free and k >= 2 and k == len(groups) - 1
+        unit.appended = k in appended_groups
+        unit.ahead = statement and not unit.free and not unit.appended and k >= 2 and k == len(groups) - 1
         unit.intro = k == 0 and bool(_INTRO_RE.match(group[0]))
         units.append(unit)
     return units
+
+
+_BARE_NUMBER = frozenset({"number", "no"})
+
+
+def _appended_label(sentence: str, codes: frozenset[str]) -> tuple[str, str] | None:
+    """The sentence and its last comma clause when that clause only labels an identifier
+    (", ref WB-3307.", ", booking HR-3091.", ", job number HA-55810."): ("I've got a service
+    booked for 14 November.", "ref WB-3307"). None when the clause is anything else, a bare
+    "number X" (", number 1234" may number the noun before it), or opens with a preposition
+    ("under order X"). One pass from the end (no regex tries every comma)."""
+    body = sentence.rstrip()
+    stripped = body.rstrip(".!?\"'”’)")
+    cut = stripped.rfind(",")
+    if cut < 0 or not stripped[cut + 1 : cut + 2].isspace():
+        return None
+    head, label = stripped[:cut], stripped[cut + 1 :].strip()
+    if ";" in label or not _holds(label, codes) or _first_word(label) in _BARE_NUMBER:
+        return None
+    if not (_id_fragment(label) or _LABEL_FRAGMENT_RE.fullmatch(label)) or not _labelled_value(label):
+        return None
+    if not _TOKEN_RE.search(_SENTINEL_RE.sub("", head)):
+        return None
+    return head + body[len(stripped) :], label
 
 
 def _identifier(sentence: str, codes: frozenset[str]) -> bool:
@@ -1705,7 +1750,8 @@ def _identity(units: list[Unit]) -> Order:
 
 
 def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
-    out = []
+    out: list[str] = []
+    ends: list[str] = []  # the closing marks each sentence of ``out`` ends with (before glued ones)
     for k, u in enumerate(order.units):
         unit = units[u]
         texts = []
@@ -1727,7 +1773,13 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
         texts[0] = texts[0] if lower else capitalize_first(texts[0])
         if unit.and_last and len(texts) > 1:
             texts[-1] = "and " + texts[-1]
-        end = unit.end or ("." if k < len(order.units) - 1 else "")
+        if unit.appended and k > 0 and order.units[k - 1] == u - 1:
+            # right after its sentence, the label is written back in it (", ref X.")
+            cut = len(out[-1]) - len(ends[-1])
+            out[-1] = out[-1][:cut] + ", " + unit.clauses[0].head + ends[-1]
+            continue
+        end = unit.end or ("." if k < len(order.units) - 1 or unit.appended else "")
+        ends.append(end)
         after = unit.after
         if after and not re.search(r"[.!?][\"'”’)]*$", after) and k < len(order.units) - 1:
             after += "."
@@ -1855,6 +1907,8 @@ def _draw(
             keys = [float(i) for i in range(n)]
             for i in chosen:
                 lo = -0.5 if units[i].free or units[i].earlier else 0.5 if units[i].ahead else float(i)
+                if units[i].appended:  # an appended label moves to the end of the message only
+                    lo = n - 0.5
                 if units[0].intro:  # "I'm Dr Ana Ruiz from X." stays first
                     lo = max(lo, 0.5)
                 hi = n - 0.5 if units[i].free or units[i].later else float(i)
@@ -2420,7 +2474,8 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    units = units_of(body, _timeish(spans), past=_past(spans), budgets=_budgets(spans))
+    timeish = _timeish(spans)
+    units = units_of(body, timeish, _codes(spans, timeish), past=_past(spans), budgets=_budgets(spans))
     return [unmask(c, values) for c in _segments(units)]
 
 
