@@ -128,3 +128,78 @@ def test_identifier_statements(prompt: str, slots: dict[str, str], expected: set
 )
 def test_appended_identifier_label(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
     assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # ", not 4" opens the sentence only before a short head: after a long one the contrast
+        # has lost what it contrasts with
+        ("My son has grown a lot this year and now wears a size 5 shoe, not 4.", {"a": "5", "b": "4"}, set()),
+        ("We now need 12 chairs, not 10.", {"a": "12", "b": "10"}, {"Not 10, we now need 12 chairs."}),
+        # a clause opening with an auxiliary is the predicate of the clauses before it: the
+        # appositive name never moves behind it
+        (
+            "The chairs in our office, Brook House on Mill Road, have broken wheels. Do you sell spare "
+            "wheels?",
+            {"o": "Brook House", "st": "Mill Road"},
+            {
+                "Do you sell spare wheels? The chairs in our office, Brook House on Mill Road, have broken wheels."
+            },
+        ),
+        # no sentence lands right before a "that/this" question (the order number would become
+        # "that"); behind it, it may
+        (
+            "The sink was fitted badly. Order SK-2210. We were told it would be fixed by Monday. Is that "
+            "still the plan?",
+            {"id": "SK-2210", "day": "Monday"},
+            {
+                "The sink was fitted badly. We were told it would be fixed by Monday. Is that still the "
+                "plan? Order SK-2210."
+            },
+        ),
+        # a value that opens a sentence ("Mornings would be ideal.") is no request "Would ...":
+        # it never moves in front of the request
+        (
+            "We need the carpets cleaned at our office. Could you send a quote? Mornings would be ideal.",
+            {"w": "Mornings"},
+            {"Could you send a quote? We need the carpets cleaned at our office. Mornings would be ideal."},
+        ),
+        # a copula with a noun: the time is the noun's ("a family of 4 arriving ... on Friday
+        # night"), it never opens the sentence
+        (
+            "We're a family of 4 arriving in York on Friday night. Can we check in late?",
+            {"n": "4", "c": "York", "d": "Friday night"},
+            {"Can we check in late? We're a family of 4 arriving in York on Friday night."},
+        ),
+        # a fact never passes the question it narrows
+        (
+            "Do you fit loft insulation? Our house in Leeds has a loft of 40 m2.",
+            {"c": "Leeds", "a": "40 m2"},
+            set(),
+        ),
+        # after an asking auxiliary the place belongs to the subject, its verb after it: no
+        # time comes between ("the post office today in Didsbury close")
+        (
+            "Hey Google, what time does the post office in Didsbury close today?",
+            {"p": "Didsbury", "d": "today"},
+            set(),
+        ),
+        (
+            "Alexa, is the pool at Ponds Forge open this evening?",
+            {"p": "Ponds Forge", "d": "this evening"},
+            set(),
+        ),
+        # "under the sink" is a place, no budget; and "at a leak" is the object of "to look":
+        # nothing moves
+        ("Book a plumber to look at a leak under the sink this Friday.", {"d": "this Friday"}, set()),
+        # "from Acme Ltd" is the people's: the time passes both, never lands between them
+        (
+            "We're planning a party for 20 people from Acme Ltd on 5 May.",
+            {"n": "20 people", "c": "Acme Ltd", "d": "5 May"},
+            {"We're planning a party on 5 May for 20 people from Acme Ltd."},
+        ),
+    ],
+)
+def test_refused_shapes(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected

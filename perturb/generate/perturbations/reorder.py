@@ -146,6 +146,22 @@ _GLUE_CLAUSE = {
     "and",
     "it",
     "this",
+    # round eleven: a clause opening with an auxiliary ("The vertical blinds at our practice,
+    # Fernside Dental, have snapped slats") is the predicate of the clauses before it
+    "have",
+    "has",
+    "had",
+    "is",
+    "are",
+    "was",
+    "were",
+    "can",
+    "could",
+    "will",
+    "would",
+    "do",
+    "does",
+    "did",
 }
 _BARE = {"please", "thanks", "thank you", "thank you very much", "cheers"}
 _NO_SPLIT = {
@@ -392,6 +408,10 @@ class Unit:
     intro: bool = False
     """The first sentence introduces the writer ("I'm Dr Ana Ruiz from X.", "My name is Ben
     Ito."): it stays first, nothing moves in front of it."""
+    first: int = 0
+    """The lowest index an ``earlier`` unit may move to: a fact never passes a question before
+    it ("Do you install gutters? Our HOA in Plano only allows white or bronze.": the fact
+    narrows the question; in front of it, it has nothing to narrow)."""
     appended: bool = False
     """An identifier label appended to the sentence before it with a comma ("I paid a deposit
     for the course, ref DV-5071."): right after that sentence it is written back in it
@@ -725,8 +745,12 @@ def _budget(phrase: str, budgets: frozenset[str] = frozenset()) -> bool:
     the value holds the limit, ``budgets``): like a time, it states a limit of the whole
     request and attaches to no noun, so it may pass a place phrase."""
     low = phrase.lower()
-    if _first_word(low) in _BUDGET_OPENERS or low.startswith(("for less than", "for under", "for no more")):
+    if low.startswith(("for less than", "for under", "for no more")):
         return True
+    if _first_word(low) in _BUDGET_OPENERS:
+        # "over the back bedroom", "under the sink": a determiner opens a place, not a limit
+        second = _TOKEN_RE.findall(low)[1:2]
+        return not (second and _plain(second[0]) in _DETERMINERS | {"a", "an"})
     tokens = _TOKEN_RE.findall(phrase)
     return len(tokens) == 2 and _plain(tokens[0]) == "for" and tokens[1].rstrip(".,!?") in budgets
 
@@ -1398,6 +1422,11 @@ def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False
     # my contract ends."); a state does ("On Sundays, I'm free.")
     if longest == 9 and len(tokens) < 4 and not any(_plain(t) in _COPULAS for t in tokens):
         return False
+    # a copula with a noun ("We're a group of 9 arriving in Whistler on Saturday night"): the
+    # time is the noun's (who arrives), not the state's
+    pairs = zip(tokens, tokens[1:], strict=False)
+    if any(_plain(t) in _COPULAS and _plain(n) in ("a", "an") for t, n in pairs):
+        return False
     # after a stated subject "with" is the verb's ("I paid $312 with PayPal"); in an order it
     # may open a noun's phrase ("an SUV with pickup")
     # and so is a place ("My card stopped working at the front door this morning" -> "This
@@ -1545,6 +1574,7 @@ def units_of(
         first = groups[k][0]
         seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
     appended_groups = {group_of[i] for i in appended}
+    last_question = -1  # the last group that asks a question
     units = []
     for k, group in enumerate(groups):
         unit = _split_unit(group[0], timeish, past, budgets)
@@ -1589,13 +1619,18 @@ def units_of(
         )
         unit.statement = statement
         remark = not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False)
+        fact = _fact_statement(text, unit.end)
         unit.earlier = (
             k > 0
             and not statement
             and not unit.refers_back
             and not _holds(text, leaning)
-            and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
+            and (fact or _open_request(text, unit.end))
         )
+        if unit.earlier and not _open_request(text, unit.end):
+            unit.first = last_question + 1
+        if unit.end.startswith("?") or group[-1].rstrip().endswith("?"):
+            last_question = k
         unit.later = (
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
@@ -1719,6 +1754,10 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
         ):
             # the statement right before "that/this" is what it asks about: "Our budget is
             # about £1,800. Is that realistic?" never becomes "Is that realistic? Our ..."
+            return False
+        if units[u].refers_back and 0 < u and before != u - 1 and _points_back(units[u]):
+            # nor does another sentence land right before it: "... finished by Friday. Order
+            # KF-10558. Is that still happening?" makes "that" the order
             return False
         seen[u] = True
         while seen[lowest_unseen]:
@@ -1906,7 +1945,15 @@ def _draw(
             chosen = set(free) if rng.random() < 0.5 else {rng.choice(free)}
             keys = [float(i) for i in range(n)]
             for i in chosen:
-                lo = -0.5 if units[i].free or units[i].earlier else 0.5 if units[i].ahead else float(i)
+                lo = (
+                    -0.5
+                    if units[i].free
+                    else units[i].first - 0.5
+                    if units[i].earlier
+                    else 0.5
+                    if units[i].ahead
+                    else float(i)
+                )
                 if units[i].appended:  # an appended label moves to the end of the message only
                     lo = n - 0.5
                 if units[0].intro:  # "I'm Dr Ana Ruiz from X." stays first
@@ -1992,11 +2039,32 @@ def _bound(before: str, phrase: str, timed: bool) -> bool:
     if timed and last in _EVENT_NOUNS:
         return True
     place = _TOKEN_RE.findall(phrase)
+    # a place or an origin right after a phrase's noun is that noun's ("at a leak | over the
+    # back bedroom", "for 14 people | from Harlow & Pike"): no time comes between them
+    opener = _plain(place[0]) if place else ""
+    if not timed and words and before[:1].islower() and _plain(words[0]) in _ATTACHING_PREPOSITIONS:
+        if opener in _NOUN_PLACE_OPENERS or (opener == "from" and _plain(words[0]) == "for"):
+            return True
+    # the object of an infinitive's verb ("to look | at a leak"): no time between them
+    verb = words[-1] if words else ""
+    if not timed and len(words) >= 2 and _plain(words[-2]) == "to" and verb.isalpha() and verb.islower():
+        return True
     if len(place) < 3 or place[0].lower() not in _NAME_PLACE_OPENERS or not _capital(place[1]):
         return False
     # the clause's verb follows the place ("does Rosie's Bakery on Mill Road open"): the
     # place belongs to the name before it, not to the verb
-    return bool(words) and _capital(words[-1]) and last != "i" and place[-1].isalpha() and place[-1].islower()
+    if not (words and last != "i" and place[-1].isalpha() and place[-1].islower()):
+        return False
+    # a name, or any noun after an auxiliary that asks ("what time does the ski rental shop
+    # in Breckenridge close", "is the course at Kingsbarn Links open"): the subject's place
+    return _capital(words[-1]) or (
+        last not in _PRONOUNS and any(_plain(w) in _ASKING_AUXILIARIES for w in words[:3])
+    )
+
+
+_NOUN_PLACE_OPENERS = frozenset("over under above below behind beside near next".split())
+_ASKING_AUXILIARIES = frozenset("do does did is are was were".split())
+_PRONOUNS = frozenset("i you we they he she it there".split())
 
 
 def _bound_kept(clause: Clause, new: list[int]) -> bool:
@@ -2106,8 +2174,15 @@ _CONTEXT_WORDS = frozenset(
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
-_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
-_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I)
+_NO_VALUE_LEAD = r"[^\w\ue000-\uf8ff]*"
+"""Leading marks before a sentence's first word, never a value's sentinel ("Weekends would
+suit best" opens with a value, not with "would")."""
+_FIRST_PERSON_RE = re.compile(
+    _NO_VALUE_LEAD + r"(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I
+)
+_FIRST_PERSON_FACT_RE = re.compile(
+    _NO_VALUE_LEAD + r"(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I
+)
 
 
 _REMEDY_WORDS = frozenset("replacement replaced back compensation compensated".split())
@@ -2118,7 +2193,7 @@ _FACT_STOP = frozenset("could would can will should might may must but because s
 consequence ("..., so a school nearby matters") leans on the text around it."""
 
 
-_REQUEST_START_RE = re.compile(r"\W*(?:please|can|could|would|will)\b", re.I)
+_REQUEST_START_RE = re.compile(_NO_VALUE_LEAD + r"(?:please|can|could|would|will)\b", re.I)
 
 
 def _open_request(text: str, end: str) -> bool:
@@ -2284,6 +2359,11 @@ def _openers(unit: Unit) -> list[bool]:
             # locates the writer, not the thing asked for
             if ok and not (clause.head_timed or any(clause.timed)) and _first_word(head.head) in _SUBJECTS:
                 ok = _first_word(clause.head) not in _PLACE_OPENERS
+            # "Not 70, we're now expecting 85." contrasts with a short head's value; before a
+            # long head ("Not 36, my daughter has since grown and now takes a size 38 boot")
+            # the contrast has lost what it contrasts with
+            if ok and _first_word(clause.head) == "not":
+                ok = len(_TOKEN_RE.findall(head.head)) <= 5
             # a time opens the sentence only under the same rule as a time phrase
             if ok and (clause.head_timed or any(clause.timed)):
                 if head_ok is None:
