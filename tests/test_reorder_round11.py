@@ -203,3 +203,42 @@ def test_appended_identifier_label(prompt: str, slots: dict[str, str], expected:
 )
 def test_refused_shapes(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
     assert _all_texts(_task(prompt, slots)) == expected
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # a label between two commas is cut from inside its sentence; the comma before a
+        # conjunction stays ...
+        (
+            "I booked a kayak for Saturday, booking KY-2290, but the wind looks strong. Can I move it to "
+            "Sunday?",
+            {"d": "Saturday", "id": "KY-2290", "d2": "Sunday"},
+            {
+                "I booked a kayak for Saturday, but the wind looks strong. Can I move it to Sunday? Booking KY-2290."
+            },
+        ),
+        # ... the one before a predicate goes
+        (
+            "The lamp I bought in your Bath shop, order LM-4410, flickers all the time. Can I swap it?",
+            {"c": "Bath", "id": "LM-4410"},
+            {"The lamp I bought in your Bath shop flickers all the time. Can I swap it? Order LM-4410."},
+        ),
+        # refused: nothing after the sentence to move behind
+        ("The table we ordered, ref TB-1180, is it in stock?", {"id": "TB-1180"}, set()),
+    ],
+)
+def test_inner_identifier_label(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected
+
+
+def test_trailing_before_clause_is_no_step_order() -> None:
+    """ "before it gets worse" at the end of a request tells when, not an order of steps: the
+    task is not skipped, and the order number moves to the end."""
+    prompt = (
+        "The new floor has a gap by the back door. Order FL-1234. Can somebody look at it before it "
+        "gets worse?"
+    )
+    assert _all_texts(_task(prompt, {"id": "FL-1234"})) == {
+        "The new floor has a gap by the back door. Can somebody look at it before it gets worse? Order FL-1234."
+    }

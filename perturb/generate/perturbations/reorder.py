@@ -10,12 +10,13 @@ The masked prompt is split into constraint segments at three depths:
   ("The job number was CS-5582.", "... if you need it."), moves behind the sentences after
   it; a sentence glued by "Also"/"It" to an identifier statement leans on the story before
   it, not on the number, and is a unit of its own that refers back; an identifier label
-  appended with a comma (", ref WB-3307") is cut from its sentence and moves to the end of
-  the message only ("... Ref WB-3307."), written back in its sentence right after it; a self-contained
-  first-person fact with a value ("I paid $20 with Visa on Tuesday.") and a question or
-  request that leans on nothing ("Could you give me a quote?"; not "Can you fix the bill?")
-  move in front of the sentences before them; a first-person remark without a value that is
-  not the first sentence ("I've attached a photo.") moves behind the ones after it. Any
+  appended with a comma (", ref WB-3307"), or between two commas, is cut from its sentence
+  and moves to the end of the message only ("... Ref WB-3307."), written back in its
+  sentence right after it; a self-contained first-person fact with a value ("I paid $20
+  with Visa on Tuesday.") and a question or request that leans on nothing ("Could you give
+  me a quote?"; not "Can you fix the bill?") move in front of the sentences before them; a
+  first-person remark without a value that is not the first sentence ("I've attached a
+  photo.") moves behind the ones after it. Any
   other sentence (a story, a state, a request about "the X") keeps its order: read out of
   order, it leans on what it followed;
 * a sentence's comma/semicolon clauses -- a head clause plus constraint clauses such as
@@ -79,7 +80,9 @@ _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
     ("'followed by'", re.compile(r"\bfollowed by\b", re.I)),
     ("'next' / 'finally'", re.compile(r"\bnext,|\bfinally\b|\blastly\b|\bsecondly\b", re.I)),
     ("'in that order'", re.compile(r"\bin (?:that|this|the following) order\b", re.I)),
-    ("'before/once ...'", re.compile(r"\b(?:before|once) (?:you|that|doing|it|we|I)\b", re.I)),
+    # only where it opens a sentence or clause ("Before you come, call me."): a trailing
+    # "... look at it before it gets worse?" tells when, not in which order to read
+    ("'before/once ...'", re.compile(r"(?:^|[.!?,;:]\s+)(?:before|once) (?:you|that|doing|it|we|I)\b", re.I)),
     (
         "numbered steps",
         # two numbered markers ("1. ... 2. ..."): one "number 7. Could ..." is not a list
@@ -146,23 +149,14 @@ _GLUE_CLAUSE = {
     "and",
     "it",
     "this",
-    # round eleven: a clause opening with an auxiliary ("The vertical blinds at our practice,
-    # Fernside Dental, have snapped slats") is the predicate of the clauses before it
-    "have",
-    "has",
-    "had",
-    "is",
-    "are",
-    "was",
-    "were",
-    "can",
-    "could",
-    "will",
-    "would",
-    "do",
-    "does",
-    "did",
 }
+_AUXILIARY_OPENERS = frozenset("have has had is are was were can could will would do does did".split())
+"""Round eleven: a comma clause opening with an auxiliary ("The vertical blinds at our
+practice, Fernside Dental, have snapped slats") is the predicate of the clauses before it;
+it is glued to them (``_GLUE_CLAUSE``)."""
+_CONJUNCTION_OPENERS = frozenset(_GLUE_CLAUSE)
+"""Comma clauses that keep their comma when a label before them is cut (", but ...")."""
+_GLUE_CLAUSE |= _AUXILIARY_OPENERS
 _BARE = {"please", "thanks", "thank you", "thank you very much", "cheers"}
 _NO_SPLIT = {
     "if",
@@ -408,6 +402,9 @@ class Unit:
     intro: bool = False
     """The first sentence introduces the writer ("I'm Dr Ana Ruiz from X.", "My name is Ben
     Ito."): it stays first, nothing moves in front of it."""
+    inner: tuple[int, str, str] | None = None
+    """An ``appended`` label cut from inside its sentence (``_inner_label``): where, the text
+    cut out (", booking HR-3091, ") and the text put in its place (", " or " ")."""
     first: int = 0
     """The lowest index an ``earlier`` unit may move to: a fact never passes a question before
     it ("Do you install gutters? Our HOA in Plano only allows white or bronze.": the fact
@@ -1541,11 +1538,17 @@ def units_of(
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
     glued_on = [False]  # per group: it opens with a glue word but follows an identifier statement
-    appended: set[int] = set()  # groups that are an identifier label cut from the sentence before
+    appended: set[int] = set()  # sentences that are an identifier label cut from the sentence before
+    inners: dict[int, tuple[int, str, str]] = {}  # of those, the ones cut from inside it (``_inner_label``)
     sentences: list[str] = []
     for a, b in sentence_spans(masked):
         cut = _appended_label(masked[a:b], codes)
-        if cut is None:
+        inner = None if cut is not None else _inner_label(masked[a:b], codes)
+        if inner is not None:
+            sentences.extend(inner[:2])
+            appended.add(len(sentences) - 1)
+            inners[len(sentences) - 1] = inner[2:]
+        elif cut is None:
             sentences.append(masked[a:b])
         else:
             sentences.extend(cut)
@@ -1574,10 +1577,19 @@ def units_of(
         first = groups[k][0]
         seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
     appended_groups = {group_of[i] for i in appended}
+    inner_groups = {group_of[i]: where for i, where in inners.items()}
     last_question = -1  # the last group that asks a question
     units = []
     for k, group in enumerate(groups):
         unit = _split_unit(group[0], timeish, past, budgets)
+        if k + 1 in inner_groups:
+            # the label is written back inside this sentence's text: it moves as one whole
+            unit = Unit(
+                [Clause(group[0][: len(group[0]) - len(unit.end)] if unit.end else group[0])],
+                unit.end,
+                False,
+                False,
+            )
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
@@ -1635,6 +1647,7 @@ def units_of(
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
         unit.appended = k in appended_groups
+        unit.inner = inner_groups.get(k)
         unit.ahead = statement and not unit.free and not unit.appended and k >= 2 and k == len(groups) - 1
         unit.intro = k == 0 and bool(_INTRO_RE.match(group[0]))
         units.append(unit)
@@ -1656,13 +1669,40 @@ def _appended_label(sentence: str, codes: frozenset[str]) -> tuple[str, str] | N
     if cut < 0 or not stripped[cut + 1 : cut + 2].isspace():
         return None
     head, label = stripped[:cut], stripped[cut + 1 :].strip()
-    if ";" in label or not _holds(label, codes) or _first_word(label) in _BARE_NUMBER:
-        return None
-    if not (_id_fragment(label) or _LABEL_FRAGMENT_RE.fullmatch(label)) or not _labelled_value(label):
+    if not _label_clause(label, codes):
         return None
     if not _TOKEN_RE.search(_SENTINEL_RE.sub("", head)):
         return None
     return head + body[len(stripped) :], label
+
+
+def _label_clause(label: str, codes: frozenset[str]) -> bool:
+    """True when a comma clause only labels an identifier (``_appended_label``'s test)."""
+    if ";" in label or not _holds(label, codes) or _first_word(label) in _BARE_NUMBER:
+        return False
+    return bool(_id_fragment(label) or _LABEL_FRAGMENT_RE.fullmatch(label)) and _labelled_value(label)
+
+
+def _inner_label(sentence: str, codes: frozenset[str]) -> tuple[str, str, int, str, str] | None:
+    """A label between two commas inside the sentence ("I booked a ride for the 16th, booking
+    HR-3091, but the forecast looks awful."): (the sentence without it, the label, where it
+    was cut, the text cut out, the text put in its place). The comma before a clause that
+    opens with a conjunction stays (", but ..."); before a predicate it goes ("The e-bike I
+    bought from your Leeds store won't charge ..."). The first such label only; one split."""
+    parts = sentence.split(", ")
+    start = 0
+    for k in range(1, len(parts) - 1):
+        start += len(parts[k - 1]) + 2
+        label = parts[k].strip()
+        if label != parts[k] or not _label_clause(label, codes):
+            continue
+        if not _TOKEN_RE.search(_SENTINEL_RE.sub("", ", ".join(parts[:k]))):
+            return None
+        put = ", " if _first_word(parts[k + 1]) in _CONJUNCTION_OPENERS else " "
+        cut_at = start - 2  # the comma before the label
+        cut = ", " + label + ", "
+        return sentence[:cut_at] + put + sentence[cut_at + len(cut) :], label, cut_at, cut, put
+    return None
 
 
 def _identifier(sentence: str, codes: frozenset[str]) -> bool:
@@ -1814,6 +1854,10 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
             texts[-1] = "and " + texts[-1]
         if unit.appended and k > 0 and order.units[k - 1] == u - 1:
             # right after its sentence, the label is written back in it (", ref X.")
+            if unit.inner is not None:  # back inside: "... for the 16th, booking HR-3091, but ..."
+                at, cut_out, put = unit.inner
+                out[-1] = out[-1][:at] + cut_out + out[-1][at + len(put) :]
+                continue
             cut = len(out[-1]) - len(ends[-1])
             out[-1] = out[-1][:cut] + ", " + unit.clauses[0].head + ends[-1]
             continue
