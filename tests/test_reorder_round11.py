@@ -242,3 +242,24 @@ def test_trailing_before_clause_is_no_step_order() -> None:
     assert _all_texts(_task(prompt, {"id": "FL-1234"})) == {
         "The new floor has a gap by the back door. Can somebody look at it before it gets worse? Order FL-1234."
     }
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # "in sage" is the cushions' colour, no place: it never opens the sentence
+        (
+            "Order two linen cushions, 50 by 50 centimetres, in sage.",
+            {"n": "two", "size": "50 by 50 centimetres", "c": "sage"},
+            set(),
+        ),
+        # a named place still may
+        (
+            "Book a table for four, in Soho, at 7pm.",
+            {"p": "Soho", "t": "7pm"},
+            {"Book a table for four, at 7pm, in Soho.", "In Soho, book a table for four, at 7pm."},
+        ),
+    ],
+)
+def test_attribute_clause_opens_nothing(prompt: str, slots: dict[str, str], expected: set[str]) -> None:
+    assert _all_texts(_task(prompt, slots)) == expected

@@ -2418,6 +2418,23 @@ def _openers(unit: Unit) -> list[bool]:
     return unit.openers
 
 
+def _no_attribute_openers(units: list[Unit], plain: frozenset[str]) -> None:
+    """A comma clause "in/at/near <value>" without a time opens no sentence when its value
+    is a plain word (``plain``: values that start in lower case): "Order two blinds, 120 by
+    160 centimeters, in charcoal" -- the colour is the blinds', not a place ("In Soho, book a
+    table ..." names one)."""
+    for unit in units:
+        openers = _openers(unit)
+        for ci, clause in enumerate(unit.clauses):
+            if (
+                openers[ci]
+                and _first_word(clause.head) in _PLACE_OPENERS
+                and not (clause.head_timed or any(clause.timed))
+                and _holds(clause.head, plain)
+            ):
+                openers[ci] = False
+
+
 def order_carries_meaning(prompt: str) -> str | None:
     """The reason a prompt's order must not change, or None."""
     for label, rx in _ORDER_MARKERS:
@@ -2498,6 +2515,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans), budgets
     )
     units = list(unit_tuple)
+    _no_attribute_openers(
+        units, frozenset(sentinel(i) for i, sp in enumerate(spans) if sp.text[:1].islower())
+    )
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
     lower = (head.strip() or body)[:1].islower()
