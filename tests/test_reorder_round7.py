@@ -55,11 +55,16 @@ from tests.test_reorder_rules import _all_texts, _task
             {"n": "25", "venue": "The Crown", "time": "Saturday 8pm", "budget": "under £400"},
             {"Book drinks for 25 at The Crown, under £400, Saturday 8pm."},
         ),
-        # a label after the last comma stays last; "the 4th" is a day
+        # a label after the last comma stays last in its sentence, or (round eleven) moves to
+        # the end of the message as a sentence of its own; "the 4th" is a day
         (
             "I returned the blender on the 4th, reference RT-5521. Nobody has confirmed the refund.",
             {"day": "the 4th", "ref": "RT-5521"},
-            {"On the 4th, I returned the blender, reference RT-5521. Nobody has confirmed the refund."},
+            {
+                "On the 4th, I returned the blender, reference RT-5521. Nobody has confirmed the refund.",
+                "I returned the blender on the 4th. Nobody has confirmed the refund. Reference RT-5521.",
+                "On the 4th, I returned the blender. Nobody has confirmed the refund. Reference RT-5521.",
+            },
         ),
         # two questions joined by ", and" swap
         (

@@ -6,11 +6,17 @@ The masked prompt is split into constraint segments at three depths:
   anywhere in it, or opening with "Also"/"But"/...) stays glued to the one before, so a
   back-reference never moves before what it refers to. Only these sentences move at all: an
   identifier statement ("My customer number is 55123.") goes anywhere; another value
-  statement ("The reference is X.") moves behind the sentences after it; a self-contained
-  first-person fact with a value ("I paid $20 with Visa on Tuesday.") and a question or
-  request that leans on nothing ("Could you give me a quote?"; not "Can you fix the bill?")
-  move in front of the sentences before them; a first-person remark without a value that is
-  not the first sentence ("I've attached a photo.") moves behind the ones after it. Any
+  statement ("The reference is X."), and an identifier stated in the past or with a courtesy
+  ("The job number was CS-5582.", "... if you need it."), moves behind the sentences after
+  it; a sentence glued by "Also"/"It" to an identifier statement leans on the story before
+  it, not on the number, and is a unit of its own that refers back; an identifier label
+  appended with a comma (", ref WB-3307"), or between two commas, is cut from its sentence
+  and moves to the end of the message only ("... Ref WB-3307."), written back in its
+  sentence right after it; a self-contained first-person fact with a value ("I paid $20
+  with Visa on Tuesday.") and a question or request that leans on nothing ("Could you give
+  me a quote?"; not "Can you fix the bill?") move in front of the sentences before them; a
+  first-person remark without a value that is not the first sentence ("I've attached a
+  photo.") moves behind the ones after it. Any
   other sentence (a story, a state, a request about "the X") keeps its order: read out of
   order, it leans on what it followed;
 * a sentence's comma/semicolon clauses -- a head clause plus constraint clauses such as
@@ -74,7 +80,9 @@ _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
     ("'followed by'", re.compile(r"\bfollowed by\b", re.I)),
     ("'next' / 'finally'", re.compile(r"\bnext,|\bfinally\b|\blastly\b|\bsecondly\b", re.I)),
     ("'in that order'", re.compile(r"\bin (?:that|this|the following) order\b", re.I)),
-    ("'before/once ...'", re.compile(r"\b(?:before|once) (?:you|that|doing|it|we|I)\b", re.I)),
+    # only where it opens a sentence or clause ("Before you come, call me."): a trailing
+    # "... look at it before it gets worse?" tells when, not in which order to read
+    ("'before/once ...'", re.compile(r"(?:^|[.!?,;:]\s+)(?:before|once) (?:you|that|doing|it|we|I)\b", re.I)),
     (
         "numbered steps",
         # two numbered markers ("1. ... 2. ..."): one "number 7. Could ..." is not a list
@@ -142,6 +150,13 @@ _GLUE_CLAUSE = {
     "it",
     "this",
 }
+_AUXILIARY_OPENERS = frozenset("have has had is are was were can could will would do does did".split())
+"""Round eleven: a comma clause opening with an auxiliary ("The vertical blinds at our
+practice, Fernside Dental, have snapped slats") is the predicate of the clauses before it;
+it is glued to them (``_GLUE_CLAUSE``)."""
+_CONJUNCTION_OPENERS = frozenset(_GLUE_CLAUSE)
+"""Comma clauses that keep their comma when a label before them is cut (", but ...")."""
+_GLUE_CLAUSE |= _AUXILIARY_OPENERS
 _BARE = {"please", "thanks", "thank you", "thank you very much", "cheers"}
 _NO_SPLIT = {
     "if",
@@ -387,6 +402,18 @@ class Unit:
     intro: bool = False
     """The first sentence introduces the writer ("I'm Dr Ana Ruiz from X.", "My name is Ben
     Ito."): it stays first, nothing moves in front of it."""
+    inner: tuple[int, str, str] | None = None
+    """An ``appended`` label cut from inside its sentence (``_inner_label``): where, the text
+    cut out (", booking HR-3091, ") and the text put in its place (", " or " ")."""
+    first: int = 0
+    """The lowest index an ``earlier`` unit may move to: a fact never passes a question before
+    it ("Do you install gutters? Our HOA in Plano only allows white or bronze.": the fact
+    narrows the question; in front of it, it has nothing to narrow)."""
+    appended: bool = False
+    """An identifier label appended to the sentence before it with a comma ("I paid a deposit
+    for the course, ref DV-5071."): right after that sentence it is written back in it
+    (", ref DV-5071."); moved behind the sentences after it, it is a sentence of its own
+    ("... What's going on? Ref DV-5071.")."""
 
     def size(self) -> int:
         """Segments of the unit: each clause's head and phrases, and the glued sentences."""
@@ -715,8 +742,12 @@ def _budget(phrase: str, budgets: frozenset[str] = frozenset()) -> bool:
     the value holds the limit, ``budgets``): like a time, it states a limit of the whole
     request and attaches to no noun, so it may pass a place phrase."""
     low = phrase.lower()
-    if _first_word(low) in _BUDGET_OPENERS or low.startswith(("for less than", "for under", "for no more")):
+    if low.startswith(("for less than", "for under", "for no more")):
         return True
+    if _first_word(low) in _BUDGET_OPENERS:
+        # "over the back bedroom", "under the sink": a determiner opens a place, not a limit
+        second = _TOKEN_RE.findall(low)[1:2]
+        return not (second and _plain(second[0]) in _DETERMINERS | {"a", "an"})
     tokens = _TOKEN_RE.findall(phrase)
     return len(tokens) == 2 and _plain(tokens[0]) == "for" and tokens[1].rstrip(".,!?") in budgets
 
@@ -1388,6 +1419,11 @@ def _one_verb_head(clause: Clause, yes_no: bool = False, recurring: bool = False
     # my contract ends."); a state does ("On Sundays, I'm free.")
     if longest == 9 and len(tokens) < 4 and not any(_plain(t) in _COPULAS for t in tokens):
         return False
+    # a copula with a noun ("We're a group of 9 arriving in Whistler on Saturday night"): the
+    # time is the noun's (who arrives), not the state's
+    pairs = zip(tokens, tokens[1:], strict=False)
+    if any(_plain(t) in _COPULAS and _plain(n) in ("a", "an") for t, n in pairs):
+        return False
     # after a stated subject "with" is the verb's ("I paid $312 with PayPal"); in an order it
     # may open a noun's phrase ("an SUV with pickup")
     # and so is a place ("My card stopped working at the front door this morning" -> "This
@@ -1501,11 +1537,34 @@ def units_of(
 ) -> list[Unit]:
     """The constraint structure of a masked text (greeting and closing thanks excluded)."""
     groups: list[list[str]] = []
+    glued_on = [False]  # per group: it opens with a glue word but follows an identifier statement
+    appended: set[int] = set()  # sentences that are an identifier label cut from the sentence before
+    inners: dict[int, tuple[int, str, str]] = {}  # of those, the ones cut from inside it (``_inner_label``)
+    sentences: list[str] = []
     for a, b in sentence_spans(masked):
-        s = masked[a:b]
-        if groups and re.split(r"['’]", _first_word(s))[0] in _GLUE_SENTENCE:  # "He's 9"
+        cut = _appended_label(masked[a:b], codes)
+        inner = None if cut is not None else _inner_label(masked[a:b], codes)
+        if inner is not None:
+            sentences.extend(inner[:2])
+            appended.add(len(sentences) - 1)
+            inners[len(sentences) - 1] = inner[2:]
+        elif cut is None:
+            sentences.append(masked[a:b])
+        else:
+            sentences.extend(cut)
+            appended.add(len(sentences) - 1)
+    group_of: dict[int, int] = {}
+    for i, s in enumerate(sentences):
+        group_of[i] = len(groups)
+        glue = bool(groups) and re.split(r"['’]", _first_word(s))[0] in _GLUE_SENTENCE  # "He's 9"
+        if glue and not (len(groups) > 1 and len(groups[-1]) == 1 and _identifier(groups[-1][0], codes)):
             groups[-1].append(s)
         else:
+            # "... course from the 14th to the 21st? Booking is SD-8820. Also, is it still a 9am
+            # start?": "Also" and "it" lean on the story, not on the identifier between them,
+            # so the sentence is a unit that refers back (``_keeps_references`` lets the
+            # identifier move behind it, never "that/this" right after it)
+            glued_on.append(glue)
             groups.append([s])
     # per group: a back-reference after its first sentence (in its glued sentences or a later
     # group), computed from the end so that the whole pass stays linear
@@ -1517,15 +1576,30 @@ def units_of(
         refers_later[k] = seen
         first = groups[k][0]
         seen = seen or bool(_BACK_REFERENCE_RE.search(first) or _PRONOUN_CONTRACTION_RE.search(first))
+    appended_groups = {group_of[i] for i in appended}
+    inner_groups = {group_of[i]: where for i, where in inners.items()}
+    last_question = -1  # the last group that asks a question
     units = []
     for k, group in enumerate(groups):
         unit = _split_unit(group[0], timeish, past, budgets)
+        if k + 1 in inner_groups:
+            # the label is written back inside this sentence's text: it moves as one whole
+            unit = Unit(
+                [Clause(group[0][: len(group[0]) - len(unit.end)] if unit.end else group[0])],
+                unit.end,
+                False,
+                False,
+            )
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
         text = " ".join(group)
-        unit.refers_back = k > 0 and bool(
-            _BACK_REFERENCE_RE.search(_without_relative_that(text)) or _PRONOUN_CONTRACTION_RE.search(text)
+        unit.refers_back = k > 0 and (
+            glued_on[k]
+            or bool(
+                _BACK_REFERENCE_RE.search(_without_relative_that(_IF_NEEDED_RE.sub("", text)))
+                or _PRONOUN_CONTRACTION_RE.search(text)
+            )
         )
         # "I bought a tent and a stove. It was broken.": a later back-reference may mean the
         # noun phrase nearest to it, so the pair keeps its order
@@ -1537,12 +1611,18 @@ def units_of(
                 clause.pair = None
         statement = not unit.after and not unit.refers_back and _value_statement(group[0])
         bare_label = False
-        if not unit.after and not unit.refers_back and _holds(group[0], codes):
-            if _id_fragment(group[0]):
+        if not unit.after and not unit.refers_back and _holds(group[0], codes) and k in appended_groups:
+            statement = bare_label = True  # ", ref DV-5071" cut from its sentence: to the end only
+        elif not unit.after and not unit.refers_back and _holds(group[0], codes):
+            if _id_fragment(group[0]) or _value_statement(group[0]):
                 statement = True  # "Student number MS-2287." states an identifier like "... is X"
             elif _LABEL_FRAGMENT_RE.fullmatch(re.sub(r"[.!]+[\"'”’)]*$", "", group[0].strip())):
                 # "Order CT-1988.": at the front (after "Hi,") it would read as an order to
                 # order; it only moves behind the sentences after it
+                statement = bare_label = True
+            elif _id_statement(group[0]):
+                # "Booking was ER-66120." / "... if you need it.": the past and the courtesy
+                # answer the story told before; opening the message they would come before it
                 statement = bare_label = True
         # an identifier ("My member number is 448190.") goes anywhere; "The reference is X."
         # or "My budget is around €300." needs what it belongs to before it: it only moves back
@@ -1551,20 +1631,93 @@ def units_of(
         )
         unit.statement = statement
         remark = not _valued(_TOKEN_RE.findall(text)) and _fact_statement(text, unit.end, valued=False)
+        fact = _fact_statement(text, unit.end)
         unit.earlier = (
             k > 0
             and not statement
             and not unit.refers_back
             and not _holds(text, leaning)
-            and (_fact_statement(text, unit.end) or _open_request(text, unit.end))
+            and (fact or _open_request(text, unit.end))
         )
+        if unit.earlier and not _open_request(text, unit.end):
+            unit.first = last_question + 1
+        if unit.end.startswith("?") or group[-1].rstrip().endswith("?"):
+            last_question = k
         unit.later = (
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
-        unit.ahead = statement and not unit.free and k >= 2 and k == len(groups) - 1
+        unit.appended = k in appended_groups
+        unit.inner = inner_groups.get(k)
+        unit.ahead = statement and not unit.free and not unit.appended and k >= 2 and k == len(groups) - 1
         unit.intro = k == 0 and bool(_INTRO_RE.match(group[0]))
         units.append(unit)
     return units
+
+
+_BARE_NUMBER = frozenset({"number", "no"})
+
+
+def _appended_label(sentence: str, codes: frozenset[str]) -> tuple[str, str] | None:
+    """The sentence and its last comma clause when that clause only labels an identifier
+    (", ref WB-3307.", ", booking HR-3091.", ", job number HA-55810."): ("I've got a service
+    booked for 14 November.", "ref WB-3307"). None when the clause is anything else, a bare
+    "number X" (", number 1234" may number the noun before it), or opens with a preposition
+    ("under order X"). One pass from the end (no regex tries every comma)."""
+    body = sentence.rstrip()
+    stripped = body.rstrip(".!?\"'”’)")
+    cut = stripped.rfind(",")
+    if cut < 0 or not stripped[cut + 1 : cut + 2].isspace():
+        return None
+    head, label = stripped[:cut], stripped[cut + 1 :].strip()
+    if not _label_clause(label, codes):
+        return None
+    if not _TOKEN_RE.search(_SENTINEL_RE.sub("", head)):
+        return None
+    return head + body[len(stripped) :], label
+
+
+def _label_clause(label: str, codes: frozenset[str]) -> bool:
+    """True when a comma clause only labels an identifier (``_appended_label``'s test)."""
+    if ";" in label or not _holds(label, codes) or _first_word(label) in _BARE_NUMBER:
+        return False
+    return bool(_id_fragment(label) or _LABEL_FRAGMENT_RE.fullmatch(label)) and _labelled_value(label)
+
+
+def _inner_label(sentence: str, codes: frozenset[str]) -> tuple[str, str, int, str, str] | None:
+    """A label between two commas inside the sentence ("I booked a ride for the 16th, booking
+    HR-3091, but the forecast looks awful."): (the sentence without it, the label, where it
+    was cut, the text cut out, the text put in its place). The comma before a clause that
+    opens with a conjunction stays (", but ..."); before a predicate it goes ("The e-bike I
+    bought from your Leeds store won't charge ..."). The first such label only; one split."""
+    parts = sentence.split(", ")
+    start = 0
+    for k in range(1, len(parts) - 1):
+        start += len(parts[k - 1]) + 2
+        label = parts[k].strip()
+        if label != parts[k] or not _label_clause(label, codes):
+            continue
+        if not _TOKEN_RE.search(_SENTINEL_RE.sub("", ", ".join(parts[:k]))):
+            return None
+        put = ", " if _first_word(parts[k + 1]) in _CONJUNCTION_OPENERS else " "
+        cut_at = start - 2  # the comma before the label
+        cut = ", " + label + ", "
+        return sentence[:cut_at] + put + sentence[cut_at + len(cut) :], label, cut_at, cut, put
+    return None
+
+
+def _identifier(sentence: str, codes: frozenset[str]) -> bool:
+    """True when ``sentence`` only states an identifier: "My member number is 448190.",
+    "Booking was ER-66120.", "Student number MS-2287.", "Order CT-1988." (a value of
+    ``codes``)."""
+    if not _holds(sentence, codes):
+        return False
+    bare = re.sub(r"[.!]+[\"'”’)]*$", "", sentence.strip())
+    return (
+        _value_statement(sentence)
+        or _id_statement(sentence)
+        or _id_fragment(sentence)
+        or bool(_LABEL_FRAGMENT_RE.fullmatch(bare))
+    )
 
 
 _INTRO_RE = re.compile(
@@ -1642,6 +1795,10 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
             # the statement right before "that/this" is what it asks about: "Our budget is
             # about £1,800. Is that realistic?" never becomes "Is that realistic? Our ..."
             return False
+        if units[u].refers_back and 0 < u and before != u - 1 and _points_back(units[u]):
+            # nor does another sentence land right before it: "... finished by Friday. Order
+            # KF-10558. Is that still happening?" makes "that" the order
+            return False
         seen[u] = True
         while seen[lowest_unseen]:
             lowest_unseen += 1
@@ -1672,7 +1829,8 @@ def _identity(units: list[Unit]) -> Order:
 
 
 def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
-    out = []
+    out: list[str] = []
+    ends: list[str] = []  # the closing marks each sentence of ``out`` ends with (before glued ones)
     for k, u in enumerate(order.units):
         unit = units[u]
         texts = []
@@ -1694,7 +1852,17 @@ def _render(units: list[Unit], order: Order, lower: bool = False) -> str:
         texts[0] = texts[0] if lower else capitalize_first(texts[0])
         if unit.and_last and len(texts) > 1:
             texts[-1] = "and " + texts[-1]
-        end = unit.end or ("." if k < len(order.units) - 1 else "")
+        if unit.appended and k > 0 and order.units[k - 1] == u - 1:
+            # right after its sentence, the label is written back in it (", ref X.")
+            if unit.inner is not None:  # back inside: "... for the 16th, booking HR-3091, but ..."
+                at, cut_out, put = unit.inner
+                out[-1] = out[-1][:at] + cut_out + out[-1][at + len(put) :]
+                continue
+            cut = len(out[-1]) - len(ends[-1])
+            out[-1] = out[-1][:cut] + ", " + unit.clauses[0].head + ends[-1]
+            continue
+        end = unit.end or ("." if k < len(order.units) - 1 or unit.appended else "")
+        ends.append(end)
         after = unit.after
         if after and not re.search(r"[.!?][\"'”’)]*$", after) and k < len(order.units) - 1:
             after += "."
@@ -1821,7 +1989,17 @@ def _draw(
             chosen = set(free) if rng.random() < 0.5 else {rng.choice(free)}
             keys = [float(i) for i in range(n)]
             for i in chosen:
-                lo = -0.5 if units[i].free or units[i].earlier else 0.5 if units[i].ahead else float(i)
+                lo = (
+                    -0.5
+                    if units[i].free
+                    else units[i].first - 0.5
+                    if units[i].earlier
+                    else 0.5
+                    if units[i].ahead
+                    else float(i)
+                )
+                if units[i].appended:  # an appended label moves to the end of the message only
+                    lo = n - 0.5
                 if units[0].intro:  # "I'm Dr Ana Ruiz from X." stays first
                     lo = max(lo, 0.5)
                 hi = n - 0.5 if units[i].free or units[i].later else float(i)
@@ -1905,11 +2083,32 @@ def _bound(before: str, phrase: str, timed: bool) -> bool:
     if timed and last in _EVENT_NOUNS:
         return True
     place = _TOKEN_RE.findall(phrase)
+    # a place or an origin right after a phrase's noun is that noun's ("at a leak | over the
+    # back bedroom", "for 14 people | from Harlow & Pike"): no time comes between them
+    opener = _plain(place[0]) if place else ""
+    if not timed and words and before[:1].islower() and _plain(words[0]) in _ATTACHING_PREPOSITIONS:
+        if opener in _NOUN_PLACE_OPENERS or (opener == "from" and _plain(words[0]) == "for"):
+            return True
+    # the object of an infinitive's verb ("to look | at a leak"): no time between them
+    verb = words[-1] if words else ""
+    if not timed and len(words) >= 2 and _plain(words[-2]) == "to" and verb.isalpha() and verb.islower():
+        return True
     if len(place) < 3 or place[0].lower() not in _NAME_PLACE_OPENERS or not _capital(place[1]):
         return False
     # the clause's verb follows the place ("does Rosie's Bakery on Mill Road open"): the
     # place belongs to the name before it, not to the verb
-    return bool(words) and _capital(words[-1]) and last != "i" and place[-1].isalpha() and place[-1].islower()
+    if not (words and last != "i" and place[-1].isalpha() and place[-1].islower()):
+        return False
+    # a name, or any noun after an auxiliary that asks ("what time does the ski rental shop
+    # in Breckenridge close", "is the course at Kingsbarn Links open"): the subject's place
+    return _capital(words[-1]) or (
+        last not in _PRONOUNS and any(_plain(w) in _ASKING_AUXILIARIES for w in words[:3])
+    )
+
+
+_NOUN_PLACE_OPENERS = frozenset("over under above below behind beside near next".split())
+_ASKING_AUXILIARIES = frozenset("do does did is are was were".split())
+_PRONOUNS = frozenset("i you we they he she it there".split())
 
 
 def _bound_kept(clause: Clause, new: list[int]) -> bool:
@@ -1981,6 +2180,28 @@ _LABEL_FRAGMENT_RE = re.compile(
 CT-1988.", "Booking LK-2041.")."""
 
 
+_IF_NEEDED_RE = re.compile(r"\s+if (?:you need it|it helps|that helps)(?=[.!]*[\"'”’)]*\s*$)", re.I)
+"""A courtesy after an identifier ("The claim ref is HX-448201 if you need it."): its "it" is
+the identifier of the same sentence, no back-reference."""
+_ID_STATEMENT_RE = re.compile(
+    r"(?:(?:my|our|the|your)\s+)?(?:[a-z][\w'’-]*\s+){0,2}(?:number|no|ref|reference|id|code|order|booking|"
+    r"invoice|account|ticket|case|job|reservation|policy|claim|receipt|membership)\s+(?:is|was)\s+[\ue000-\uf8ff]+",
+    re.I,
+)
+"""A sentence that only states an identifier by its label, in the present or the past ("The
+job number was CS-5582.", "Booking was ER-66120.", "The claim ref is HX-448201 if you need
+it.")."""
+
+
+def _id_statement(sentence: str) -> bool:
+    """True when ``sentence`` only states an identifier (``_ID_STATEMENT_RE``), a courtesy
+    "if you need it" allowed (``_IF_NEEDED_RE``); the value is checked by the caller."""
+    body = re.sub(r"[.!]+[\"'”’)]*$", "", _IF_NEEDED_RE.sub("", sentence.strip()))
+    return bool(_ID_STATEMENT_RE.fullmatch(body)) and not any(
+        _plain(t) in _STATEMENT_STOP for t in _TOKEN_RE.findall(body)
+    )
+
+
 def _id_fragment(sentence: str) -> bool:
     """A verbless sentence that is only a label ending in an identifier noun and the value it
     labels ("Student number MS-2287.", "Booking ref LK-204.", "Order no. 5521."): it states an
@@ -1997,8 +2218,15 @@ _CONTEXT_WORDS = frozenset(
 _PRONOUN_CONTRACTION_RE = re.compile(
     r"(?<![\w'’])(?:it|he|she|they|that|there|this)['’](?:s|re|ll|d|ve)\b", re.I
 )
-_FIRST_PERSON_RE = re.compile(r"\W*(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I)
-_FIRST_PERSON_FACT_RE = re.compile(r"\W*(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I)
+_NO_VALUE_LEAD = r"[^\w\ue000-\uf8ff]*"
+"""Leading marks before a sentence's first word, never a value's sentinel ("Weekends would
+suit best" opens with a value, not with "would")."""
+_FIRST_PERSON_RE = re.compile(
+    _NO_VALUE_LEAD + r"(?:i|we|my|our|something|someone|somebody|nothing|nobody)\b", re.I
+)
+_FIRST_PERSON_FACT_RE = re.compile(
+    _NO_VALUE_LEAD + r"(?:i|we|my|our)\b(?!['’](?:m|re|d)\b)(?!\s+(?:am|are)\b)", re.I
+)
 
 
 _REMEDY_WORDS = frozenset("replacement replaced back compensation compensated".split())
@@ -2009,7 +2237,7 @@ _FACT_STOP = frozenset("could would can will should might may must but because s
 consequence ("..., so a school nearby matters") leans on the text around it."""
 
 
-_REQUEST_START_RE = re.compile(r"\W*(?:please|can|could|would|will)\b", re.I)
+_REQUEST_START_RE = re.compile(_NO_VALUE_LEAD + r"(?:please|can|could|would|will)\b", re.I)
 
 
 def _open_request(text: str, end: str) -> bool:
@@ -2175,6 +2403,11 @@ def _openers(unit: Unit) -> list[bool]:
             # locates the writer, not the thing asked for
             if ok and not (clause.head_timed or any(clause.timed)) and _first_word(head.head) in _SUBJECTS:
                 ok = _first_word(clause.head) not in _PLACE_OPENERS
+            # "Not 70, we're now expecting 85." contrasts with a short head's value; before a
+            # long head ("Not 36, my daughter has since grown and now takes a size 38 boot")
+            # the contrast has lost what it contrasts with
+            if ok and _first_word(clause.head) == "not":
+                ok = len(_TOKEN_RE.findall(head.head)) <= 5
             # a time opens the sentence only under the same rule as a time phrase
             if ok and (clause.head_timed or any(clause.timed)):
                 if head_ok is None:
@@ -2183,6 +2416,23 @@ def _openers(unit: Unit) -> list[bool]:
             out.append(ok)
         unit.openers = out
     return unit.openers
+
+
+def _no_attribute_openers(units: list[Unit], plain: frozenset[str]) -> None:
+    """A comma clause "in/at/near <value>" without a time opens no sentence when its value
+    is a plain word (``plain``: values that start in lower case): "Order two blinds, 120 by
+    160 centimeters, in charcoal" -- the colour is the blinds', not a place ("In Soho, book a
+    table ..." names one)."""
+    for unit in units:
+        openers = _openers(unit)
+        for ci, clause in enumerate(unit.clauses):
+            if (
+                openers[ci]
+                and _first_word(clause.head) in _PLACE_OPENERS
+                and not (clause.head_timed or any(clause.timed))
+                and _holds(clause.head, plain)
+            ):
+                openers[ci] = False
 
 
 def order_carries_meaning(prompt: str) -> str | None:
@@ -2265,6 +2515,9 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
         ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans), budgets
     )
     units = list(unit_tuple)
+    _no_attribute_openers(
+        units, frozenset(sentinel(i) for i, sp in enumerate(spans) if sp.text[:1].islower())
+    )
     body = _pinned(ctx.masked)[1]
     # a greeting decides the style: "Hi, my card ..." is not a lower-case message
     lower = (head.strip() or body)[:1].islower()
@@ -2365,7 +2618,8 @@ def segments_of(ctx: TaskContext, text: str) -> list[str]:
     spans = find_protected(text, ctx.task.slots)
     masked, values = mask(text, spans)
     _, body, _ = _pinned(masked)
-    units = units_of(body, _timeish(spans), past=_past(spans), budgets=_budgets(spans))
+    timeish = _timeish(spans)
+    units = units_of(body, timeish, _codes(spans, timeish), past=_past(spans), budgets=_budgets(spans))
     return [unmask(c, values) for c in _segments(units)]
 
 
