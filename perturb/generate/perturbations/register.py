@@ -73,7 +73,7 @@ from perturb.generate.perturbations._text import (
     word_change_share,
     words,
 )
-from perturb.generate.perturbations.paraphrase import _COPULA_RE, question_ops
+from perturb.generate.perturbations.paraphrase import _COPULA_RE, _TAG_QUESTION_RE, question_ops
 from perturb.generate.slots import detect
 
 REGISTERS = ("formal_british", "casual_indian", "terse_us")
@@ -1342,14 +1342,6 @@ call mom"): a change after a wake word may not add one."""
 def _unsaid_count(text: str) -> int:
     """How many written-only idioms (:data:`_UNSAID_RE`) ``text`` holds."""
     return len(_UNSAID_RE.findall(text))
-
-
-_TAG_QUESTION_RE = re.compile(
-    r",\s*(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can|could|have|has)\s+not)\s+"
-    r"(?:i|you|he|she|it|we|they|there)\s*\?",
-    re.I,
-)
-"""A tag question ("..., don't you?", "..., isn't it?"): spoken, and out of place in a letter."""
 
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
