@@ -81,3 +81,9 @@ def test_to_before_a_determiner_is_no_purpose() -> None:
         "Do you know whether I need a ticket to the museum?",
         "I'd like to know whether I need a ticket to the museum.",
     ]
+
+
+def test_a_set_phrase_with_a_pronoun_subject_is_left_alone() -> None:
+    # was "I'd like to know whether that is so." (surprise asked as a question of fact)
+    for prompt in ("Is that so?", "Is that it?", "Is it me?"):
+        assert variants(prompt) == []

@@ -1085,7 +1085,7 @@ def _pronoun_be_clause(sentence: str) -> str | None:
     if _run_on_subject(rest) or _SECOND_ASK_RE.search(rest) or _LATER_ASK_RE.search(rest):
         return None
     first, _, after = rest.partition(" ")
-    if first.endswith("ing"):
+    if first.endswith("ing") or rest in _IDIOM_PREDICATES:
         return None
     if m.group("np") in _DEMONSTRATIVES and after and not _predicate_opener(first):
         return None  # "Is that car yours?": "that" is the determiner of "that car", never "that is car"
@@ -1093,6 +1093,10 @@ def _pronoun_be_clause(sentence: str) -> str | None:
 
 
 _DEMONSTRATIVES = frozenset("this that these those".split())
+_IDIOM_PREDICATES = frozenset("so it me".split())
+"""Whole predicates that make "Is that/it X?" a set phrase, no question of fact: "Is that so?"
+(surprise), "Is that it?" (is that all), "Is it me?" (am I the one at fault): never asked as
+"whether that is so"."""
 _PREDICATE_ADVERBS = frozenset(
     "still already really also just too not so very definitely actually even going worth because all "
     "ok okay fine true".split()
