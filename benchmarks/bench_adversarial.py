@@ -57,6 +57,13 @@ PATTERNS = {
     "price_run": "what would it cost and ",
     "hasnt_run": "the gate hasn't been fixed ",
     "measures": "a 2.4m plank, a 90cm one, 1.7 litres, an £80 voucher for twenty people, bs7 8lu in Camden ",
+    # round eleven's paraphrase paths: "Do you X, or ...", "Is that still ...", an indirect
+    # "how long", one question with many subordinate clauses (_run_on_subject), "Do you need a"
+    "or_run": "Do you fit carpets, or ",
+    "still_run": "Is that still ",
+    "how_long_run": "Could you tell me how long ",
+    "clauses": "How long should I wait if I fly before you land because it rains when ",
+    "need_run": "Do you need a permit to ",
 }
 
 

@@ -1084,9 +1084,34 @@ def _pronoun_be_clause(sentence: str) -> str | None:
     rest = m.group("rest")
     if _run_on_subject(rest) or _SECOND_ASK_RE.search(rest) or _LATER_ASK_RE.search(rest):
         return None
-    if rest.split(" ", 1)[0].endswith("ing"):
+    first, _, after = rest.partition(" ")
+    if first.endswith("ing") or rest in _IDIOM_PREDICATES:
         return None
+    if m.group("np") in _DEMONSTRATIVES and after and not _predicate_opener(first):
+        return None  # "Is that car yours?": "that" is the determiner of "that car", never "that is car"
     return f"whether {m.group('np')} {m.group('aux').lower()} {rest}"
+
+
+_DEMONSTRATIVES = frozenset("this that these those".split())
+_IDIOM_PREDICATES = frozenset("so it me".split())
+"""Whole predicates that make "Is that/it X?" a set phrase, no question of fact: "Is that so?"
+(surprise), "Is that it?" (is that all), "Is it me?" (am I the one at fault): never asked as
+"whether that is so"."""
+_PREDICATE_ADVERBS = frozenset(
+    "still already really also just too not so very definitely actually even going worth because all "
+    "ok okay fine true".split()
+)
+_ADJECTIVE_END_RE = re.compile(r"[a-z]+(?:ic|ous|ful|able|ible)")
+
+
+def _predicate_opener(word: str) -> bool:
+    """A first word after "Is this/that" that can open a predicate of more than one word
+    ("Is that realistic for a Sunday?", "Is that still the plan?", "Is this the only way?"):
+    a closed-class word (:data:`_AFTER_ING_VERB`), an adverb or an adjective by its ending.
+    Any other word may be a noun after the demonstrative determiner ("Is this seat taken?",
+    "Are those boots waterproof?"), so the rule refuses."""
+    closed = word in _AFTER_ING_VERB or word in _PREDICATE_ADVERBS
+    return closed or _ADJECTIVE_END_RE.fullmatch(word) is not None
 
 
 def _pronoun_question_clause(sentence: str) -> str | None:
@@ -1139,12 +1164,23 @@ def _possible_ops(masked: str, start: int, end: int, rng: random.Random) -> list
 _HAVE_TO_RE = re.compile(r"[Dd]o (?P<subj>I|you|we) have to (?=[a-z])")
 """A yes/no question about an obligation ("Do I have to bring my own hat ...")."""
 _NEED_A_RE = re.compile(
-    r"[Dd]o (?:I|you|we) need (?P<np>(?:a|an) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?)"
-    r"(?= (?:to|if|for|when|before|or)\b|\?)"
+    r"[Dd]o (?:(?P<you>you)|I|we) need (?P<np>(?:a|an) " + _PLAIN + r"(?: " + _PLAIN + r"){0,2}?)"
+    r"(?= (?:to (?!(?:the|a|an|my|your|our|this|that|these|those|his|her|their)\b)|if|for|when|before)\b"
+    r"|(?P<bare>)(?= or\b|\?))"
 )
 """A yes/no question about what is needed, the thing named with "a"/"an" and followed by
 its purpose or condition ("Do you need an official handicap to play X?", "Do I need a
-permit if X?")."""
+permit if X?"). With "you" a purpose or condition must follow: "Do you need a hand?", "Do you
+need a lift or shall I go?" offer help to the reader, never ask what is required; "to" opens a
+purpose only before a verb ("Do I need a ticket to the museum?" is no "required to the museum")."""
+_TAG_QUESTION_RE = re.compile(
+    r",\s*(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can|could|have|has)\s+not)\s+"
+    r"(?:i|you|he|she|it|we|they|there)\s*\?",
+    re.I,
+)
+"""A tag question ("..., don't you?", "..., isn't it?"): spoken, and out of place in a letter
+(register); it echoes the opening auxiliary, so paraphrase never changes the opening words
+under it ("Do I have to pay now, don't I?" is never "Am I required to pay now, don't I?")."""
 _REQUIRED_SUBJECT = {"I": "Am I", "you": "Are you", "we": "Are we"}
 
 
@@ -1155,7 +1191,7 @@ def _required_ops(masked: str, start: int, end: int, rng: random.Random) -> list
     (a capitalised question, after a greeting too; never in a lower-case run-on, never when
     a word of the thing needed could be a verb)."""
     sentence = masked[start:end]
-    if _lower_style(masked) or not sentence.endswith("?"):
+    if _lower_style(masked) or not sentence.endswith("?") or _TAG_QUESTION_RE.search(sentence):
         return []
     greet = _GREETING_RE.match(sentence)
     at = greet.end() if greet else 0
@@ -1165,6 +1201,8 @@ def _required_ops(masked: str, start: int, end: int, rng: random.Random) -> list
         lead = lead if not at else lead[0].lower() + lead[1:]
         return [("question:required", [(start + at, start + m.end(), lead)])]
     m = _NEED_A_RE.match(sentence, at)
+    if m and m.group("you") and m.group("bare") is not None:
+        return []  # "Do you need a hand?", "Do you need a break or ...": an offer to the reader
     if m and not _has_verbish(m.group("np")) and not _NEW_CLAUSE_RE.search(m.group("np")):
         new = f"Is {m.group('np')} required"
         new = new if not at else new[0].lower() + new[1:]
@@ -1342,6 +1380,9 @@ def _third_party_ops(masked: str, start: int, end: int, rng: random.Random) -> l
         if bare:  # one word, no determiner: a name or a plural/mass noun, never a pronoun
             known = (known or verb in _BARE_VERBS) and np.lower() not in _NOT_BARE_SUBJECT
             known = known and np.lower() not in _VERBISH and np.lower() not in _data()["not_verbs"]
+            # "Can Friday work?", "Can 5pm work?": a bare time or plan "works" for the reader
+            # (suits), never "for Friday to work"
+            known = known and verb != "work"
         if (
             known
             and not _has_verbish(np)
@@ -1665,6 +1706,9 @@ def _round9_clause(sentence: str) -> str | None:
         and not _has_verbish(m.group("np"))
         and not _SECOND_ASK_RE.search(m.group("rest"))
         and _ing_is_verb(m.group("rest"))
+        # "Is this thing on?", "Is that building open?": after a bare "this"/"that" an "-ing"
+        # word is a verb only behind "still"/"already"/"now" ("Is that still happening?")
+        and (m.group("adv") or m.group("np") not in _DEMONSTRATIVES)
     ):
         adv = m.group("adv") or ""
         return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('verb')}{m.group('rest')}"

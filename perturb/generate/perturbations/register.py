@@ -76,6 +76,7 @@ from perturb.generate.perturbations._text import (
 from perturb.generate.perturbations.paraphrase import (
     _COPULA_RE,
     _PROG_IN_NP_RE,
+    _TAG_QUESTION_RE,
     _asks_on,
     _has_verbish,
     _more_question_ops,
@@ -1455,14 +1456,6 @@ call mom"): a change after a wake word may not add one."""
 def _unsaid_count(text: str) -> int:
     """How many written-only idioms (:data:`_UNSAID_RE`) ``text`` holds."""
     return len(_UNSAID_RE.findall(text))
-
-
-_TAG_QUESTION_RE = re.compile(
-    r",\s*(?:[a-z]+n't|(?:is|are|was|were|do|does|did|will|would|can|could|have|has)\s+not)\s+"
-    r"(?:i|you|he|she|it|we|they|there)\s*\?",
-    re.I,
-)
-"""A tag question ("..., don't you?", "..., isn't it?"): spoken, and out of place in a letter."""
 
 
 def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -> Variant | None:
