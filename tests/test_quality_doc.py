@@ -36,6 +36,7 @@ SETS = [
     "benchmarks/heldout6",
     "benchmarks/heldout7",
     "benchmarks/heldout8",
+    "benchmarks/heldout9",
 ]
 LABELLED = [
     ("benchmarks/heldout", "before"),
@@ -60,6 +61,9 @@ LABELLED = [
     ("benchmarks/heldout8", "before"),
     ("benchmarks/heldout8", "round10"),
     ("benchmarks/heldout8", "after"),
+    ("benchmarks/heldout9", "before"),
+    ("benchmarks/heldout9", "round11"),
+    ("benchmarks/heldout9", "after"),
 ]
 
 
