@@ -1,0 +1,75 @@
+"""After round eleven of issue #14 (fixes from the ninth set's reviewers' notes), for
+self_correction, reorder and distractor: rules about kinds of sentence or value, each with the
+exact texts every level and seed can give. Every prompt here is written for this file (none is
+from a benchmark set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from perturb.generate.core import rng_for
+from perturb.generate.perturbations import CLASSES, prepare
+from perturb.generate.perturbations._context import SkipGeneration
+from perturb.records import Task
+
+
+def _task(prompt: str, expected: object = "ok", **slots: str) -> Task:
+    grader = "exact" if isinstance(expected, str) else "json_subset"
+    return Task(id="x", prompt=prompt, expected=expected, grader=grader, slots=slots)  # type: ignore[arg-type]
+
+
+def _texts(kind: str, task: Task, seeds: int = 8, levels: tuple[float, ...] = (0.1, 0.3, 0.5)) -> set[str]:
+    out: set[str] = set()
+    for seed in range(seeds):
+        for level in levels:
+            for index in (0, 1):
+                try:
+                    v = CLASSES.get(kind).generate(
+                        prepare(task), level, rng_for(seed, task.id, kind, level, index, 0), index
+                    )
+                except SkipGeneration:
+                    continue
+                out.add(v.text)
+    return out
+
+
+# -- self_correction: a number inside a fixed expression is not a stated value ---------------
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "Is there a beginners' salsa class for people with two left feet?",
+        "I'm in two minds about the blue sofa. Can I see it in store?",
+        "Just my two cents, but can the quiz start earlier?",
+        "Can I hire a wetsuit or should I bring one?",
+    ],
+)
+def test_a_number_word_the_answer_does_not_hold_is_never_corrected(prompt: str) -> None:
+    assert _texts("self_correction", _task(prompt, {"intent": "ask"})) == set()
+
+
+def test_a_number_word_the_answer_holds_is_still_corrected() -> None:
+    task = _task("Could we get a table for four tonight?", {"party_size": 4})
+    assert _texts("self_correction", task, seeds=3, levels=(0.1,)) == {
+        "Could we get a table for five, I mean four tonight?",
+        "Could we get a table for five, no, four tonight?",
+        "Could we get a table for four tomorrow, no, tonight?",
+        "Could we get a table for two, no, four tonight?",
+    }
+
+
+# -- self_correction: a closed set from another domain than the value's noun ---------------
+
+
+def test_a_room_type_word_outside_a_stay_is_never_swapped_for_another_room_type() -> None:
+    task = _task("Do you fit secondary glazing or only double?", {"intent": "ask"})
+    assert _texts("self_correction", task) == set()
+
+
+def test_a_room_type_in_a_stay_is_still_corrected() -> None:
+    task = _task("Have you got a double for two nights from Friday?", {"room": "double"}, room="double")
+    assert _texts("self_correction", task, seeds=3, levels=(0.1,)) == {
+        "Have you got a suite, no, a double for two nights from Friday?",
+        "Have you got a twin, no, a double for two nights from Friday?",
+    }
