@@ -73,3 +73,42 @@ def test_a_room_type_in_a_stay_is_still_corrected() -> None:
         "Have you got a suite, no, a double for two nights from Friday?",
         "Have you got a twin, no, a double for two nights from Friday?",
     }
+
+
+# -- distractor: urgency inside a slot's value; a channel opening before a bare order ------
+
+
+def test_no_afterthought_aside_before_an_urgent_request_whose_urgent_word_is_a_slot() -> None:
+    task = _task(
+        "Alexa, call an emergency plumber in Leeds.", {"x": 1}, service="emergency plumber", place="Leeds"
+    )
+    assert _texts("distractor", task, seeds=6) == {
+        "Alexa, er, call an emergency plumber in Leeds.",
+        "Alexa, er, just quickly, call an emergency plumber in Leeds.",
+        "Alexa, just quickly, call an emergency plumber in Leeds.",
+        "Alexa, uh, call an emergency plumber in Leeds.",
+        "Alexa, uh, just quickly, call an emergency plumber in Leeds.",
+        "Alexa, um, call an emergency plumber in Leeds.",
+        "Alexa, um, just quickly, call an emergency plumber in Leeds.",
+    }
+
+
+def test_no_opening_about_messaging_the_firm_before_an_order_to_a_helper() -> None:
+    task = _task(
+        "Get a quote for clearing the gutters at the Hillside branch of Maple Tree Dental.",
+        {"x": 1},
+        branch="Hillside",
+    )
+    order = "Get a quote for clearing the gutters at the Hillside branch of Maple Tree Dental."
+    assert _texts("distractor", task, seeds=6) == {
+        f"{order} Cheers.",
+        f"{order} Thank you in advance.",
+        f"{order} Thank you so much.",
+        f"{order} Thanks for the help.",
+        f"{order} Thanks for your help.",
+        f"{order} Thanks in advance, I really appreciate it.",
+        f"{order} Thanks very much, I appreciate your help.",
+        f"{order} Thanks!",
+        f"{order} Thanks, I appreciate it.",
+        f"{order} Thanks.",
+    }
