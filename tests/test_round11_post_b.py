@@ -112,3 +112,65 @@ def test_no_opening_about_messaging_the_firm_before_an_order_to_a_helper() -> No
         f"{order} Thanks, I appreciate it.",
         f"{order} Thanks.",
     }
+
+
+# -- reorder: a phrase stays with what it completes or describes --------------------------
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots", "expected"),
+    [
+        # a time completing a short subject-verb clause never opens it ("At 2pm, the wedding
+        # starts." / "On the 14th, the fair is still." were generated before)
+        (
+            "The courier was meant to come at 8am and it is now 9:40. The wedding starts at 2pm. "
+            "Order WD-5512, where is the van?",
+            {"due": "8am", "now": "9:40", "start": "2pm", "order": "WD-5512"},
+            set(),
+        ),
+        (
+            "Please update the delivery address for order QX-4410 to 7 Birch Lane, Leeds LS6 2AB. "
+            "The fair is still on the 14th. Is that alright?",
+            {"order": "QX-4410", "address": "7 Birch Lane, Leeds LS6 2AB", "date": "the 14th"},
+            set(),
+        ),
+        # "the second payment" picks one of the payments told before: the question never
+        # moves in front of them
+        (
+            "My card was debited twice for the swim lesson on May 9th, $22 each time. I have a "
+            "screenshot. Can you cancel the second payment?",
+            {"date": "May 9th", "amount": "$22"},
+            {
+                "My card was debited twice for the swim lesson on May 9th, $22 each time. Can you "
+                "cancel the second payment? I have a screenshot."
+            },
+        ),
+        # the company after a person's name is the person's: no day comes between them
+        (
+            "Siri, remind me to ring Tom at Oakley Builders on Friday about the roof tiles.",
+            {"person": "Tom", "company": "Oakley Builders", "day": "Friday", "item": "roof tiles"},
+            {"Siri, remind me to ring Tom at Oakley Builders about the roof tiles on Friday."},
+        ),
+        # a measure stays next to the noun it describes ("with a cream mount, roughly 40 cm
+        # wide" gave the width to the mount)
+        (
+            "Can you quote for framing a watercolour, roughly 40 cm wide, with a cream mount? My "
+            "budget is 60 pounds.",
+            {"size": "40 cm", "budget": "60 pounds"},
+            set(),
+        ),
+        # a place after an ordinary noun still moves as before
+        (
+            "Book a table at Luigi's for Saturday at 8pm for four.",
+            {"place": "Luigi's", "day": "Saturday", "time": "8pm"},
+            {
+                "Book a table at Luigi's for four for Saturday at 8pm.",
+                "Book a table for Saturday at 8pm at Luigi's for four.",
+            },
+        ),
+    ],
+)
+def test_reorder_keeps_a_phrase_with_what_it_completes(
+    prompt: str, slots: dict[str, str], expected: set[str]
+) -> None:
+    assert _texts("reorder", _task(prompt, "ok", **slots)) == expected

@@ -34,7 +34,8 @@ is refused rather than given a misfit:
   not before a bare order or a name), one ``polite`` sentence ("Sorry to bother you."; none
   before a bare order: "Sorry to bother you. Book ..." reads incongruent) and up to two
   ``opening`` sentences (how they came to write: "I'd rather sort this out by message than wait
-  on hold."; none about a partner or family in a work request or a dispute) before its first
+  on hold."; none about a partner or family in a work request or a dispute, none about
+  writing to the firm rather than phoning it before a bare order to a helper) before its first
   sentence — after a greeting sentence ("Hi there."), never when the first sentence opens with
   a greeting ("Hello, I was charged …") or continues a conversation ("Actually, ...", "Thanks
   for the quick reply. ...", "Following up ..."); then, only after two or more sentences that

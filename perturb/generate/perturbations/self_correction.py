@@ -313,8 +313,9 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     ) and _FINITE_AFTER_RE.match(after):
         return True
     if span.text.strip().lower() in _ROOM_TYPES:
-        rest = ctx.prompt[: span.start] + " " + ctx.prompt[span.end :]
-        return not _ROOM_NOUN_RE.match(after) or not _ROOM_CONTEXT_RE.search(rest)
+        if "room_context" not in ctx.memo:  # once per task: linear in the prompt
+            ctx.memo["room_context"] = bool(_ROOM_CONTEXT_RE.search(ctx.prompt))
+        return not _ROOM_NOUN_RE.match(after) or not ctx.memo["room_context"]
     return False
 
 
@@ -348,7 +349,9 @@ def _idle_number_word(ctx: TaskContext, span: Span) -> bool:
     if span.kind == "slot" or re.search(r"\d", span.text):
         return False
     values = [n for w in re.findall(r"[A-Za-z]+", span.text) if (n := word_number(w)) is not None]
-    return bool(values) and not set(values) & _expected_numbers(ctx.task)
+    if "expected_numbers" not in ctx.memo:  # once per task, not once per value
+        ctx.memo["expected_numbers"] = _expected_numbers(ctx.task)
+    return bool(values) and not set(values) & ctx.memo["expected_numbers"]
 
 
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
