@@ -174,3 +174,22 @@ def test_reorder_keeps_a_phrase_with_what_it_completes(
     prompt: str, slots: dict[str, str], expected: set[str]
 ) -> None:
     assert _texts("reorder", _task(prompt, "ok", **slots)) == expected
+
+
+def test_a_sentence_with_the_duplicate_x_refers_back() -> None:
+    # before: "... by mistake. Can you cancel the duplicate booking? I paid by card." -- the
+    # question now keeps following every sentence it followed, so no order is left
+    task = _task(
+        "I booked the spin class twice for Friday by mistake. I paid by card. Can you cancel the duplicate booking?",
+        "ok",
+        day="Friday",
+    )
+    assert _texts("reorder", task) == set()
+
+
+def test_a_definite_ordinal_in_a_statement_never_moves_before_the_story() -> None:
+    # before: "We only kept the first. Our order arrived with two lamps instead of one. ..."
+    task = _task(
+        "Our order arrived with two lamps instead of one. We only kept the first. Could you collect the other lamp?"
+    )
+    assert _texts("reorder", task) == set()
