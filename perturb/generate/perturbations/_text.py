@@ -39,13 +39,15 @@ _TOKEN_OR_SENTINEL_RE = re.compile(
 BACK_REFERENCE_RE = re.compile(
     r"(?<![\w'’])(?:it|its|it's|they|them|their|there|he|she|him|his|her|the same|such|"
     r"the (?:following|whole|other|extra|rest|remaining|previous)|"
+    r"the (?:second|duplicate)(?!\s+(?:of|half|floor|week|weekend|month|year|time|day|hand)\b)|"
     r"one of them|the other|(?:this|that|these|those)(?!\s+(?:week|weekend|month|year|morning|"
     r"afternoon|evening|time)\b))(?![\w'’])",
     re.I,
 )
 """A word that refers back to something said before ("it", "them", "the same", "that" not
-naming a time): a sentence holding one never moves before, or is separated by an insertion
-from, the text it follows."""
+naming a time; a definite "the second/other/extra/duplicate X": "refund the second charge"
+picks one of things told before): a sentence holding one never moves before, or is separated
+by an insertion from, the text it follows."""
 
 
 def message_style(masked: str) -> str:

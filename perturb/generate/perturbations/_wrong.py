@@ -64,6 +64,13 @@ _WORD_VALUE = {word: n for n, word in enumerate(NUMBER_WORDS)} | {
 """A count written as a word -> its value: one to twelve, the teens and the tens ("fifteen
 people" -> "sixteen people", "twenty chairs" -> "thirty chairs")."""
 _VALUE_WORD = {n: word for word, n in _WORD_VALUE.items()}
+
+
+def word_number(word: str) -> int | None:
+    """The value of a spelled-out number word ("two" -> 2, "Twenty" -> 20), or None."""
+    return _WORD_VALUE.get(word.strip().lower())
+
+
 _NUMBER_WORD_RE = re.compile(r"\b(" + "|".join(w for w in _WORD_VALUE if w != "zero") + r")\b", re.I)
 _COMPOUND_WORD_RE = re.compile(
     r"[-\s]+(?:one|two|three|four|five|six|seven|eight|nine|hundred|thousand|million|billion|grand)\b", re.I

@@ -34,7 +34,8 @@ is refused rather than given a misfit:
   not before a bare order or a name), one ``polite`` sentence ("Sorry to bother you."; none
   before a bare order: "Sorry to bother you. Book ..." reads incongruent) and up to two
   ``opening`` sentences (how they came to write: "I'd rather sort this out by message than wait
-  on hold."; none about a partner or family in a work request or a dispute) before its first
+  on hold."; none about a partner or family in a work request or a dispute, none about
+  writing to the firm rather than phoning it before a bare order to a helper) before its first
   sentence — after a greeting sentence ("Hi there."), never when the first sentence opens with
   a greeting ("Hello, I was charged …") or continues a conversation ("Actually, ...", "Thanks
   for the quick reply. ...", "Following up ..."); then, only after two or more sentences that
@@ -319,7 +320,8 @@ _URGENT_RE = re.compile(
     re.I,
 )
 """An urgent request ("call the emergency locksmith, I'm locked out"): no one says "before I
-forget" or "while I think of it" before it."""
+forget" or "while I think of it" before it. Searched in the whole prompt: the urgent word is
+often inside a slot's value ("find me an emergency plumber" with the service as a slot)."""
 _AFTERTHOUGHT_RE = re.compile(r"\b(?:forget|remember|think of it|next thing)\b", re.I)
 """A lead-in or aside that presents the request as an afterthought ("before I forget,")."""
 _WORK_OR_DISPUTE_RE = re.compile(
@@ -331,6 +333,15 @@ _WORK_OR_DISPUTE_RE = re.compile(
 belong in it ("My partner suggested I message you ... Please give Sarah access to the drive")."""
 _FAMILY_RE = re.compile(r"\bmy (?:partner|wife|husband|mum|mom|dad|family)\b", re.I)
 """An entry that brings in the user's family or partner."""
+_CHANNEL_RE = re.compile(
+    r"\b(?:message\s+you|rather\s+than\s+ring|write\s+in|on\s+hold|on\s+the\s+phone|contact\s+form|"
+    r"the\s+menu|real\s+person|these\s+forms)\b",
+    re.I,
+)
+"""An entry that says why the user writes to a business rather than phoning it or using its
+website ("My partner suggested I message you rather than ring."): not before a bare order
+("Get a quote for ...", "Book ..."), which instructs whoever reads it to act for the user --
+an assistant, not the firm the entry addresses."""
 _SO_LEAD_RE = re.compile(r"\bso$")
 """A lead that ends in "so": it gives a reason for what follows."""
 _ASKING_START_RE = re.compile(
@@ -375,12 +386,12 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
         wake = WAKE_RE.match(masked)
         asks = bool(wake and _QUESTION_RE.search(masked[wake.end() :]))
         aside = _allowed("voice_aside_question" if asks else "voice_aside", banned)
-        if _URGENT_RE.search(masked):
+        if _URGENT_RE.search(ctx.prompt):
             aside = _without(aside, _AFTERTHOUGHT_RE)
         return [_Group("filler", _allowed("voice_filler", banned), 1), _Group("aside", aside, 1)]
     if kind == "command":
         spoken = _allowed("spoken", banned)
-        if _URGENT_RE.search(masked):
+        if _URGENT_RE.search(ctx.prompt):
             spoken = _without(spoken, _AFTERTHOUGHT_RE)
         return [_Group("lead", spoken, MAX_SPOKEN)]
     if kind == "lower":
@@ -423,8 +434,11 @@ def _groups(ctx: TaskContext, kind: str) -> list[_Group]:
     if not follow_up and (not _GREETING_RE.match(masked) or greeted):
         # "Sorry to bother you. Book a table ..." reads incongruent: no apology or pleasantry
         # before a bare order (still before a question, a problem or a "Please ..." request)
-        polite = () if opens_with_bare_order(masked[body:]) else _allowed("polite", banned)
+        ordered = opens_with_bare_order(masked[body:])
+        polite = () if ordered else _allowed("polite", banned)
         opening = _allowed("opening", banned)
+        if ordered:
+            opening = _without(opening, _CHANNEL_RE)
         if _WORK_OR_DISPUTE_RE.search(masked):
             opening = _without(opening, _FAMILY_RE)
     tail_ok = masked.rstrip().endswith((".", "!", "?")) and not _SIGN_OFF_RE.search(last)

@@ -71,6 +71,7 @@ from perturb.generate.perturbations._text import (
     sentence_spans,
     words,
 )
+from perturb.generate.perturbations._wrong import ORDINALS
 from perturb.generate.slots import SENTINEL_PATTERN, Span, detect, find_protected, mask, sentinel, unmask
 
 _ORDER_MARKERS: list[tuple[str, re.Pattern[str]]] = [
@@ -1052,6 +1053,8 @@ def _split_unit(
             or bool(_BACK_REFERENCE_RE.search(part))
             or (bool(_APPOSITIVE_RE.fullmatch(part)) and not _holds_only(part, timeish | budgets))
             or _labelled_value(part)
+            # ", about 18 inches long": a measure describes the noun that ends the clause before
+            or (bool(_MEASURE_RE.search(part)) and len(_TOKEN_RE.findall(part)) <= 6)
         )
         if clauses and glue and not part.lower().startswith("and "):
             clauses[-1] += ", " + part
@@ -2073,16 +2076,76 @@ def _capital(token: str) -> bool:
     return token[:1].isupper() or token[:1] in _PRIVATE_USE
 
 
+_SUBJECT_VERB_RE = re.compile(
+    r"\W*(?:(?:the|my|our|your|his|her|their|this|that)\s+(?:[\w'’-]+\s+){0,2}?|(?:it|we|they|he|she|i)\s+)"
+    r"(?:(?:is|are|am)(?:\s+(?:still|now|also|only|already|always))?|(?P<verb>[a-z][\w'’-]*))\s*",
+    re.I,
+)
+"""A short present-tense clause of a subject and its verb and nothing else ("The party
+starts", "The party is still", "We arrive"): a time phrase after it is the predicate's
+complement ("The party is still on the 21st"), so it never opens the sentence ("On the 21st,
+the party is still." is ungrammatical; "At noon, the party starts." reads unnatural). A past
+event may still open with its time ("Last night, my flight was cancelled.")."""
+
+
+def _completes_clause(head: str) -> bool:
+    """True when ``head`` is a short present-tense subject-verb clause (``_SUBJECT_VERB_RE``):
+    a copula, or a verb that is no past form ("starts", not "arrived", "was cancelled")."""
+    m = _SUBJECT_VERB_RE.fullmatch(head)
+    if m is None:
+        return False
+    verb = (m.group("verb") or "").lower()
+    return not verb or not (verb.endswith("ed") or verb in _PAST_VERBS)
+
+
+_MEASURE_RE = re.compile(
+    r"(?:\b(?:long|wide|tall|high|deep|thick|across|square)|\bin\s+(?:length|width|height|diameter))\W*$",
+    re.I,
+)
+"""A measure phrase ("about 18 inches long", "2 metres wide"): it describes the noun right
+before it, so it stays there ("a pearl necklace, with knots between each pearl, about 18
+inches long" gives the length to the pearl)."""
+_AFFILIATIONS = frozenset({"at", "from", "of"})
+_NOT_VERBS = (
+    _ATTACHING_PREPOSITIONS
+    | _DETERMINERS
+    | frozenset("by until till before after during and or a an".split())
+)
+"""Words before a name that make it no verb's object ("for Sunday", "the Croydon ..."): only
+a person named as the object ("call Mark", "email Priya") has a company after the name."""
+
+
 def _bound(before: str, phrase: str, timed: bool) -> bool:
     """True when ``phrase`` must stay right after the text ``before`` it (the head when it is
     the first phrase): a time after an event noun ("for pickup | at 8am Sunday" -- moved, the
-    time would tell when to order), or a place after a name it locates, the verb behind it
-    ("does Rosie's Bakery | on Mill Road open" -- nothing may come between them)."""
+    time would tell when to order), a time completing a short subject-verb clause ("The party
+    is still | on the 21st"), a measure of the noun before it ("a necklace | about 18 inches
+    long"), the company of a person named right before ("call Mark | at Apex Glazing"), or a
+    place after a name it locates, the verb behind it ("does Rosie's Bakery | on Mill Road
+    open" -- nothing may come between them)."""
     words = _TOKEN_RE.findall(before)
     last = _plain(words[-1]) if words else ""
     if timed and last in _EVENT_NOUNS:
         return True
+    if timed and _completes_clause(before):
+        return True
+    if not timed and _MEASURE_RE.search(phrase):
+        return True
     place = _TOKEN_RE.findall(phrase)
+    if (
+        not timed
+        and len(place) >= 2
+        and _plain(place[0]) in _AFFILIATIONS
+        and _capital(place[1])
+        and len(words) >= 2
+        and last != "i"
+        and _capital(words[-1])
+        and words[-2].isalpha()
+        and words[-2].islower()
+        and _plain(words[-2]) not in _NOT_VERBS
+        and (len(words) < 3 or _plain(words[-3]) not in _DETERMINERS | {"a", "an"})  # "a new <deadlock>"
+    ):
+        return True  # "call Mark | at Apex Glazing", "email Priya | from Hartley & Co": the person's
     # a place or an origin right after a phrase's noun is that noun's ("at a leak | over the
     # back bedroom", "for 14 people | from Harlow & Pike"): no time comes between them
     opener = _plain(place[0]) if place else ""
@@ -2456,14 +2519,23 @@ def _structure(
     return head, tuple(units_of(body, timeish, codes, leaning, past, budgets)), tail
 
 
-def _leaning(spans: list[Span]) -> frozenset[str]:
+def _leaning(spans: list[Span], prompt: str = "") -> frozenset[str]:
     """Sentinels of values that are words leaning on earlier text ("refund one payment":
-    "one" is protected as a number; a relative time "that afternoon" protected as a slot)."""
+    "one" is protected as a number; a relative time "that afternoon" protected as a slot; a
+    definite ordinal, "refund the second charge", picks one of things told before)."""
     return frozenset(
         sentinel(i)
         for i, span in enumerate(spans)
-        if span.text.lower() in _CONTEXT_WORDS or _RELATIVE_TIME_RE.search(span.text)
+        if span.text.lower() in _CONTEXT_WORDS
+        or _RELATIVE_TIME_RE.search(span.text)
+        or (
+            span.text.lower() in ORDINALS
+            and _THE_BEFORE_RE.search(prompt, max(0, span.start - 6), span.start) is not None
+        )
     )
+
+
+_THE_BEFORE_RE = re.compile(r"\bthe\s+$", re.I)
 
 
 _CURRENCY_RE = re.compile(r"[$€£¥₹]|\b(?:dollars?|euros?|pounds?|yen|usd|eur|gbp)\b", re.I)
@@ -2512,7 +2584,7 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
     spans = list(ctx.spans)
     budgets = _budgets(spans)
     head, unit_tuple, tail = _structure(
-        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans), _past(spans), budgets
+        ctx.masked, timeish, _codes(spans, timeish), _leaning(spans, ctx.prompt), _past(spans), budgets
     )
     units = list(unit_tuple)
     _no_attribute_openers(

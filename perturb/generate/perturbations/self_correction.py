@@ -51,6 +51,7 @@ from perturb.generate.perturbations._wrong import (
     category_of,
     fixed_value,
     listed_place,
+    word_number,
     wrong_value,
 )
 from perturb.generate.slots import Span, detect, find_protected, sentinel
@@ -274,12 +275,21 @@ _ROOM_NOUN_RE = re.compile(
 )
 """What may follow a room type that is corrected ("a double room", "a twin, please"): never
 another noun ("double yellows", "a single parent", "twin brother")."""
+_ROOM_CONTEXT_RE = re.compile(
+    r"\b(?:rooms?|bedrooms?|beds?|hotels?|hostels?|motels?|inns?|B&B|guest\s*house|lodge|stay(?:ing)?|"
+    r"nights?|check(?:ing)?[\s-]?(?:in|out)|occupancy|accommodation)\b",
+    re.I,
+)
+"""Words that make a room type's set the one the value is from: a closed set of alternatives
+must come from the same domain as the noun the value describes. "triple glazing or just
+double" is glazing, so "suite" or "twin" for it is a context-blind swap."""
 
 
 def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     """Values nobody misstates, whatever their type: a fact about the user's family or the
     user's own (an age, a birth date, the time now: "it's nearly 5"), a value stated as what something is not,
-    a room type's word used for something else ("double yellows")."""
+    a room type's word used for something else ("double yellows") or in a message that is not
+    about a room or a stay ("triple glazing or just double")."""
     before = ctx.prompt[max(0, span.start - 60) : span.start]
     after = ctx.prompt[span.end : span.end + 40]
     if _FAMILY_FACT_RE.search(
@@ -302,12 +312,51 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
         ctx.prompt[max(0, span.start - 60) : span.start]
     ) and _FINITE_AFTER_RE.match(after):
         return True
-    return span.text.strip().lower() in _ROOM_TYPES and not _ROOM_NOUN_RE.match(after)
+    if span.text.strip().lower() in _ROOM_TYPES:
+        if "room_context" not in ctx.memo:  # once per task: linear in the prompt
+            ctx.memo["room_context"] = bool(_ROOM_CONTEXT_RE.search(ctx.prompt))
+        return not _ROOM_NOUN_RE.match(after) or not ctx.memo["room_context"]
+    return False
+
+
+def _expected_numbers(task: Task) -> set[int]:
+    """Every number the task's expected answer holds: an int or float field, or a number in
+    digits or words inside a string field (``{"party_size": 4}``, ``"four people"``)."""
+    found: set[int] = set()
+    stack: list[Any] = [task.expected]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, (int, float)) and float(item).is_integer():
+            found.add(int(item))
+        elif isinstance(item, str):
+            found.update(int(d) for d in re.findall(r"\d{1,6}", item))
+            found.update(n for w in re.findall(r"[A-Za-z]+", item) if (n := word_number(w)) is not None)
+    return found
+
+
+def _idle_number_word(ctx: TaskContext, span: Span) -> bool:
+    """A spelled-out number the task neither declares as a slot nor expects in its answer: a
+    number inside a fixed expression ("couples with two left feet", "I'm in two minds", "my two
+    cents") or a pronoun ("can I borrow one?") is not a value the user states, so nobody
+    corrects it. A number word the expected answer holds ("a table for four" with
+    ``"party_size": 4``) is still corrected."""
+    if span.kind == "slot" or re.search(r"\d", span.text):
+        return False
+    values = [n for w in re.findall(r"[A-Za-z]+", span.text) if (n := word_number(w)) is not None]
+    if "expected_numbers" not in ctx.memo:  # once per task, not once per value
+        ctx.memo["expected_numbers"] = _expected_numbers(ctx.task)
+    return bool(values) and not set(values) & ctx.memo["expected_numbers"]
 
 
 def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     kind = _kind_of(ctx, span)
-    if _not_misstated(ctx, span):
+    if _not_misstated(ctx, span) or _idle_number_word(ctx, span):
         return None
     if kind == "place" and _locates_landmark(ctx, span):
         return None
