@@ -532,13 +532,15 @@ def _question_ops(
         # a long subject, or one with a clause of its own ("the tax on the fund I bought in
         # 2019"), would leave "is" stranded at the end: asked as it is
         long_subject = len(words) > 8 or (len(words) > 5 and bool(_NEW_CLAUSE_RE.search(subject)))
-        if subject and not any(w.lower() in _VERBISH for w in words):
+        placed = _is_placed(subject) if subject else None
+        if placed and not any(w.lower() in _VERBISH for w in words):
             # "What's the policy if I miss a lesson?" -> "... what the policy is if I miss a lesson";
-            # a long subject is asked for by name: "... tell me the tax on the fund I bought"
+            # "What's the electrician doing on Friday?" -> "... what the electrician is doing on
+            # Friday"; a long subject is asked for by name: "... tell me the tax on the fund I bought"
             new = (
                 f"{lead}{subject}{condition}{stop}"
-                if long_subject
-                else f"{lead}what {subject} is{condition}{stop}"
+                if long_subject and placed.endswith(" is")
+                else f"{lead}what {placed}{condition}{stop}"
             )
             ops.append(("question:what", [(start, end, new)]))
     for m in _HOW_RE.finditer(sentence):
@@ -1637,6 +1639,27 @@ _NOT_PARTICIPLE = frozenset(
 )
 
 
+def _is_placed(np: str) -> str | None:
+    """A question's subject with "is" put back: before a progressive verb that ends the subject
+    ("the kitchen fitter | coming on Monday" -> "the kitchen fitter is coming on Monday", by
+    :data:`_PROG_IN_NP_RE`, as for "When is ...?"), else after it ("my wine order is"). Never
+    "when the kitchen fitter coming on Monday is": None (refused) where an -ing word that may be
+    the verb ends the question ("When's the plumber coming?" — or is it "the teeth whitening?"),
+    since either place for "is" may be wrong. After a preposition ("the price of teeth
+    whitening", "the plan for the wiring") an -ing word names a thing: "is" goes last."""
+    prog = _PROG_IN_NP_RE.search(np)
+    if prog is None or _PREP_IN_SUBJECT_RE.search(np[: prog.start()]):
+        return f"{np} is"
+    if not np[prog.end() :].strip().partition(" ")[2]:
+        return None
+    return f"{np[: prog.start()]} is{np[prog.start() :]}"
+
+
+_PREP_IN_SUBJECT_RE = re.compile(r" (?:of|for|on|at|in|with|from|to|about) ")
+"""A preposition inside a question's subject before an -ing word ("the price of | teeth
+whitening"): the -ing word names a thing."""
+
+
 def _round9_clause(sentence: str) -> str | None:
     """The indirect clause for a kind of question the rules above leave alone, or None: "Where's
     my wine order?" -> "where my wine order is"; "How deep is the water at X?" -> "how deep the
@@ -1645,8 +1668,9 @@ def _round9_clause(sentence: str) -> str | None:
     free?" -> "which of your gins are gluten free". Never with a second subject or question in
     the rest."""
     m = _WHERE_IS_RE.match(sentence)
+    placed = _is_placed(m.group("np")) if m else None
     if m and not _has_verbish(m.group("np")):
-        return f"{m.group('wh').lower()} {m.group('np')} is"
+        return f"{m.group('wh').lower()} {placed}" if placed else None
     m = _HOW_ADJ_RE.match(sentence)
     if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
         return f"how {m.group('adj')} {m.group('np')} {m.group('aux')}{m.group('rest')}"
@@ -1783,7 +1807,8 @@ def _round10_clause(sentence: str) -> str | None:
         and not _asks_on(m.group("np"))
         and not _TO_VERB_RE.search(m.group("np"))
     ):
-        return f"{m.group('wh').lower()} {m.group('np')} is"
+        placed = _is_placed(m.group("np"))
+        return f"{m.group('wh').lower()} {placed}" if placed else None
     m = _IS_LONG_NP_RE.match(sentence)
     # a subject with a clause of its own ("the paint you sell") stays a direct question (round seven)
     if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("np") + " " + m.group("pred")):
