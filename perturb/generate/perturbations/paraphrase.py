@@ -61,6 +61,7 @@ from perturb.generate.perturbations._text import (
     NOT_VERB_FORMS,
     heads_label,
     message_style,
+    names_record,
     rounded,
     sentence_spans,
     trailing_clause,
@@ -146,7 +147,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if (
         heads_label(rest[m.end() :])
         or _LABEL_SUBJECT_RE.match(rest[m.end() :])
-        or _names_record(nxt, rest[m.end() :])
+        or names_record(nxt, rest[m.end() :])
     ):
         return []  # "Order number X." names a number; it asks no one to order
     if found is None:
@@ -230,17 +231,6 @@ _LABEL_SUBJECT_RE = re.compile(
 )
 """A code after a verb-looking word, then a verb: the word names the code that the sentence is
 about ("Order FL-3098 arrived today"); it asks no one to order."""
-
-
-_RECORD_NOUNS = frozenset("order booking ticket file request claim case reference".split())
-"""Words that name a record as well as an act ("Order", "File"): alone before a value they
-name it."""
-
-
-def _names_record(word: str, after: str) -> bool:
-    """ "Order CT-1988." (a record noun and a value, nothing else) names the order; it asks no
-    one to order anything."""
-    return word in _RECORD_NOUNS and re.fullmatch(r"\s*\ue000[^\ue001]*\ue001\s*[.!]?", after) is not None
 
 
 _OBJECT_START_RE = re.compile(
@@ -1927,7 +1917,7 @@ def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     if (
         heads_label(after_first)
         or _LABEL_SUBJECT_RE.match(after_first)
-        or _names_record(first.group(1).lower(), after_first)
+        or names_record(first.group(1).lower(), after_first)
         or _SUBORDINATE_RE.search(sentence)
     ):
         # "Order number X for me" is no request; "for me" after "while I'm on leave until

@@ -66,6 +66,7 @@ from perturb.generate.perturbations._text import (
     heads_label,
     match_case,
     message_style,
+    names_record,
     rounded,
     sentence_spans,
     tokens_with_sentinels,
@@ -471,7 +472,7 @@ def _opener(
             if word and (
                 heads_label(after)
                 or _names_subject(after)
-                or (not prefix and _labels_record(word.group(), after))
+                or (not prefix and names_record(word.group(), after))
             ):
                 continue  # "Order number X." names a number; "Order X arrived today" tells what it did
             if not word or not (
@@ -566,16 +567,6 @@ _SUBJECT_VERB_RE = re.compile(
 ("Order FL-3098 arrived today", "Booking 5521 was cancelled"), not a verb asking for it."""
 
 
-_VALUE_ONLY_RE = re.compile(r"\s*\ue000[^\ue001]*\ue001\s*[.!]?\s*$")
-
-
-def _labels_record(word: str, after_word: str) -> bool:
-    """Whether ``word`` followed by nothing but a value is a label naming a record ("Order
-    CT-1988." between two sentences of a complaint): a noun that names records by their code
-    ("order", "claim", "ticket") is not asked to be done to a code ("Can you order CT-1988?")."""
-    return word.lower() in _data()["record_nouns"] and _VALUE_ONLY_RE.match(after_word) is not None
-
-
 def _names_subject(after_word: str) -> bool:
     """Whether the text after a verb-looking word makes that word a noun naming the subject of
     a statement ("Order" in "Order X arrived today"): no one is asked to order anything."""
@@ -593,7 +584,7 @@ def opens_with_bare_order(sentence: str) -> bool:
         return False
     after = sentence[word.end() :]
     if word.group(1).lower() in verbs:
-        return not (heads_label(after) or _names_subject(after) or _labels_record(word.group(1), after))
+        return not (heads_label(after) or _names_subject(after) or names_record(word.group(1), after))
     return _imperative(sentence[word.start(1) :], verbs)
 
 
