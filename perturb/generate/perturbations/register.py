@@ -77,8 +77,10 @@ from perturb.generate.perturbations._text import (
 from perturb.generate.perturbations.paraphrase import (
     _COPULA_RE,
     _PROG_IN_NP_RE,
+    _asks_about_service,
     _asks_on,
     _has_verbish,
+    _is_question,
     _more_question_ops,
     question_ops,
 )
@@ -495,6 +497,10 @@ def _opener(
                 options = [o for o in options if o]
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
+            if word and _asks_about_service(prefix, after):
+                # "Can you engrave a date on a ring?" asks what the helper can do: it stays a
+                # question ("Could you possibly engrave ...?"), never "Kindly engrave ..."
+                options = [o for o in options if _is_question(o)]
             if not options:
                 continue
             body = rest[len(prefix) :]
@@ -1143,6 +1149,10 @@ _CLAUSE_START_RE = re.compile(
 my card i lost it"; not a relative clause: "the one i want to return")."""
 
 
+_WH_BEFORE_RE = re.compile(r"\b(?:how|what|which|when|where|who|whose|why)(?: [a-z]+)?$", re.I)
+"""A wh-word (with its noun: "how long", "what time") just before a clause start ("how long
+| do you keep it for"): the clause is that question's inversion, never a sentence of its own
+("... and how long. Do you keep it for?" turned a wh-question into a yes/no one)."""
 _JOINED_RE = re.compile(
     r"\b(?:if|when|whenever|because|cos|cuz|so|that|since|before|after|until|unless|and|but|or|as|"
     r"once|where|whether|though|although|while)$",
@@ -1254,6 +1264,8 @@ def full_sentences(masked: str) -> str:
             continue  # "can you please send it": "please" inside the request, not a new one
         if _ASKED_AUX_RE.search(near + " "):
             continue  # "what do i need to do": the subject of a question, not a new sentence
+        if _WH_BEFORE_RE.search(near):
+            continue  # "... and how long do you keep it": the wh-word's own question, one sentence
         if len(near.split()) >= 3 and _NON_SPACE_RE.search(text, m.end()):
             pieces.append(text[start : m.start()])
             start = m.end()
