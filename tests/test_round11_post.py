@@ -154,3 +154,21 @@ def test_can_you_about_a_service_on_a_generic_thing_stays_a_question() -> None:
         "Please send me a copy of the invoice.",
         "Would you be able to send me a copy of the invoice?",
     ]
+
+
+def test_buy_and_extra_keep_their_register() -> None:
+    # "purchase" and "additional" are formal: never in a lower-case text or beside "I'm"
+    assert variants("could i bring my own cups to the stall or do i have to buy yours") == []
+    assert variants("I want to buy two tickets for the Saturday show, I'm bringing my son.") == [
+        "Can you help me buy two tickets for the Saturday show? I'm bringing my son.",
+        "Could you help me buy two tickets for the Saturday show? I'm bringing my son.",
+    ]
+    # "is it extra" (a predicate) never becomes "is it additional", in any register
+    got = variants(
+        "Is a helmet included in the hire or is it extra? We are booking two bikes. How much would it cost with and without?"
+    )
+    assert got and all("is it extra?" in v for v in got), got
+    # before a noun, in a message without casual contractions, the swap still applies
+    assert "We need an additional chair for the table at 8pm. Would you be able to add it?" in variants(
+        "We need an extra chair for the table at 8pm. Could you add it?"
+    )
