@@ -5,10 +5,12 @@ the sweep coming on Thursday is"); a noun in -ing is not a verb."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
 from perturb.generate.perturbations.paraphrase import question_ops
+from tests.test_paraphrase_round11 import variants
 
 LEADS = [("Could you tell me ", "?")]
 
@@ -34,3 +36,42 @@ def test_is_goes_before_the_progressive_verb(sentence: str, expected: str) -> No
 
 def test_an_ing_word_before_a_noun_is_part_of_the_subject() -> None:
     assert _asked("When is my next driving lesson?") == ["Could you tell me when my next driving lesson is?"]
+
+
+@pytest.mark.parametrize(
+    ("prompt", "expected"),
+    [
+        # a contracted "'s" after the question word: "is" before the progressive verb too
+        (
+            "Alexa, when's the kitchen fitter coming on Monday?",
+            ["Alexa, tell me when the kitchen fitter is coming on Monday."],
+        ),
+        ("what's the electrician doing on Friday?", None),
+        # after a preposition an -ing word names a thing: "is" goes last, as before
+        ("What's the price of teeth whitening?", None),
+    ],
+)
+def test_a_contracted_wh_question_puts_is_before_its_progressive_verb(
+    prompt: str, expected: list[str] | None
+) -> None:
+    got = variants(prompt)
+    if expected is not None:
+        assert got == expected
+    assert got and not any(
+        re.search(r"\b(?:coming|doing|whitening) on Friday is|doing on Friday is|coming on Monday is", t)
+        for t in got
+    ), got
+
+
+def test_a_contracted_question_whose_ing_word_ends_it_is_refused() -> None:
+    # "When's the plumber coming?" — "is" after "coming" is wrong, before it would be wrong for
+    # "When's the teeth whitening?": neither is guessed
+    assert variants("When's the plumber coming?") == []
+    assert variants("When's the teeth whitening?") == []
+    assert variants("What's the electrician doing on Friday?")[0].endswith(
+        "what the electrician is doing on Friday?"
+    )
+    assert variants("What's the price of teeth whitening?")[0].endswith(
+        "what the price of teeth whitening is?"
+    )
+    assert variants("whats the plan for the wiring")[0].endswith("what the plan for the wiring is")

@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 
 from perturb.generate.core import prepare
+from perturb.generate.perturbations._text import names_record
 from perturb.generate.perturbations.register import (
     _BARE_OBJECT_RE,
     _closing,
     _greeting,
     _in_register,
-    _labels_record,
     _question_frame,
     _split_wake,
     full_sentences,
@@ -72,10 +72,10 @@ def test_a_voice_statement_or_question_gets_no_opener_frame_greeting_or_closing(
 
 
 def test_a_record_noun_before_a_value_alone_is_a_label_never_an_order() -> None:
-    assert _labels_record("Order", " \ue000\ue100\ue001.")
-    assert _labels_record("claim", " \ue000\ue100\ue001")
-    assert not _labels_record("Order", " \ue000\ue100\ue001 red roses for Friday.")
-    assert not _labels_record("Cancel", " \ue000\ue100\ue001.")  # "Cancel BK-1." is an order
+    assert names_record("Order", " \ue000\ue100\ue001.")
+    assert names_record("claim", " \ue000\ue100\ue001")
+    assert not names_record("Order", " \ue000\ue100\ue001 red roses for Friday.")
+    assert not names_record("Cancel", " \ue000\ue100\ue001.")  # "Cancel BK-1." is an order
     prompt = "We got the wrong sofa delivered on Tuesday. Order SF-2210. I'd like it collected."
     slots = {"o": "SF-2210"}
     # formal and Indian English have nothing else to reword; terse keeps the label as it is

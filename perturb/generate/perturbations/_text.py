@@ -166,6 +166,31 @@ def heads_label(after_word: str) -> bool:
     return _LABEL_AFTER_RE.match(after_word) is not None
 
 
+RECORD_NOUNS = frozenset(
+    "order booking book reservation ticket claim case invoice account policy job reference ref receipt "
+    "parcel package shipment file request quote call check".split()
+)
+"""Words that can be verbs but also name a record by its code ("Order DC-6605", "Invoice
+88-2231", "Quote Q-17")."""
+
+_SENTINEL = "\ue000[^\ue001]*\ue001"
+_CODE_AFTER_RE = re.compile(
+    r"\s*(?:#\s*)?" + _SENTINEL + r"(?:(?:[-/]" + _SENTINEL + r")+|(?=\s*(?:[,;:.!?)]|$)))"
+)
+"""An identifier code right after a word: a value followed by punctuation or the end ("Order
+DC-6605, 3 adult tickets"), or values joined by dashes ("Invoice 88-2231 for the repair"). A
+value followed by a word may be a quantity ("Order 3 pizzas") and is not a code here."""
+
+
+def names_record(word: str, after_word: str) -> bool:
+    """Whether ``word`` (a verb-looking record noun) followed by ``after_word`` is a label naming
+    a record by its code ("Order DC-6605, 3 adult tickets ..."): nobody is asked to order,
+    book, invoice or call anything, so no request frame may wrap the sentence. A code after
+    "call"/"book" that is really an object ("Call 0207-555-1234") is refused as well: a
+    missing variant is safer than a changed meaning."""
+    return word.lower() in RECORD_NOUNS and _CODE_AFTER_RE.match(after_word) is not None
+
+
 def match_case(template: str, word: str) -> str:
     """``word`` in the case style of ``template`` (UPPER, Title or as given)."""
     if len(template) > 1 and template.isupper():

@@ -61,6 +61,7 @@ from perturb.generate.perturbations._text import (
     NOT_VERB_FORMS,
     heads_label,
     message_style,
+    names_record,
     rounded,
     sentence_spans,
     trailing_clause,
@@ -146,7 +147,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     if (
         heads_label(rest[m.end() :])
         or _LABEL_SUBJECT_RE.match(rest[m.end() :])
-        or _names_record(nxt, rest[m.end() :])
+        or names_record(nxt, rest[m.end() :])
     ):
         return []  # "Order number X." names a number; it asks no one to order
     if found is None:
@@ -203,8 +204,9 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # of its own, and a "?" at the end would ask it; only framings that keep the "." stay
         choices = [p for p in choices if not _is_question(p)]
     if _is_question(prefix):  # "?" or not: "hi can you check …" asks as much as "Can you check …?"
-        if not _asks_for_action(nxt, rest[m.end() :]):
-            # "Can you cater for coeliacs?" asks what the helper can do: never "Cater for coeliacs."
+        if not _asks_for_action(nxt, rest[m.end() :]) or _asks_about_service(prefix, rest[m.end() :]):
+            # "Can you cater for coeliacs?" asks what the helper can do: never "Cater for coeliacs.";
+            # nor "Can you engrave a date on a ring by Friday?" "Please engrave ..."
             choices = [p for p in choices if _is_question(p)]
         # a polite question never becomes a bare or a demanding order ("Can you push it to
         # Friday?" is never "Push it to Friday." nor "I want you to push it to Friday.")
@@ -232,17 +234,6 @@ _LABEL_SUBJECT_RE = re.compile(
 about ("Order FL-3098 arrived today"); it asks no one to order."""
 
 
-_RECORD_NOUNS = frozenset("order booking ticket file request claim case reference".split())
-"""Words that name a record as well as an act ("Order", "File"): alone before a value they
-name it."""
-
-
-def _names_record(word: str, after: str) -> bool:
-    """ "Order CT-1988." (a record noun and a value, nothing else) names the order; it asks no
-    one to order anything."""
-    return word in _RECORD_NOUNS and re.fullmatch(r"\s*\ue000[^\ue001]*\ue001\s*[.!]?", after) is not None
-
-
 _OBJECT_START_RE = re.compile(
     r"\s+(?:(?:me|us)\s+(?:the|a|an|my|our|your|these|those|it|them|one|two|three|\ue000)"
     r"|(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000))",
@@ -251,6 +242,24 @@ _OBJECT_START_RE = re.compile(
 """What opens the object of a request: a determiner, a pronoun or a value, after "me"/"us"
 too ("send me the form"); "me this afternoon" is a time, not an object ("Can you see me this
 afternoon?" asks for an appointment, never "Please see me this afternoon.")."""
+
+
+_GENERIC_OBJECT_RE = re.compile(r"\s+(?:a|an|one|some|any)\b", re.I)
+_USERS_THING_RE = re.compile(r"\b(?:me|my|mine|us|our|ours)(?![\w'’])", re.I)
+
+
+def _asks_about_service(prefix: str, after: str) -> bool:
+    """Whether "Can you VERB a/an X ...?" asks what the helper can do, not for a job on
+    something of the user's: "Can you" (not "Could"/"Would") before an indefinite object with
+    nothing of the user's ("me", "my", "us", "our") in the question ("Can you engrave a date
+    on the back of a wedding band by Friday?", "Can you print a photo on a mug?") asks about a
+    service, and stays a question (never "Please engrave ..."); "Can you send me a copy?"
+    asks for one."""
+    return (
+        prefix.lower().strip().startswith("can you")
+        and _GENERIC_OBJECT_RE.match(after) is not None
+        and _USERS_THING_RE.search(after) is None
+    )
 
 
 def _asks_for_action(verb: str, after: str) -> bool:
@@ -532,13 +541,15 @@ def _question_ops(
         # a long subject, or one with a clause of its own ("the tax on the fund I bought in
         # 2019"), would leave "is" stranded at the end: asked as it is
         long_subject = len(words) > 8 or (len(words) > 5 and bool(_NEW_CLAUSE_RE.search(subject)))
-        if subject and not any(w.lower() in _VERBISH for w in words):
+        placed = _is_placed(subject) if subject else None
+        if placed and not any(w.lower() in _VERBISH for w in words):
             # "What's the policy if I miss a lesson?" -> "... what the policy is if I miss a lesson";
-            # a long subject is asked for by name: "... tell me the tax on the fund I bought"
+            # "What's the electrician doing on Friday?" -> "... what the electrician is doing on
+            # Friday"; a long subject is asked for by name: "... tell me the tax on the fund I bought"
             new = (
                 f"{lead}{subject}{condition}{stop}"
-                if long_subject
-                else f"{lead}what {subject} is{condition}{stop}"
+                if long_subject and placed.endswith(" is")
+                else f"{lead}what {placed}{condition}{stop}"
             )
             ops.append(("question:what", [(start, end, new)]))
     for m in _HOW_RE.finditer(sentence):
@@ -582,6 +593,8 @@ def _question_ops(
             new = f"{lead}{wh} {np[: prog.start()]} {aux.lower()}{np[prog.start() :]}{rest}{stop}"
         elif aux.lower() in ("is", "are", "was", "were") and re.search(r" \S+ [a-z]+ed\b", np):
             new = ""  # "Why was my permit application rejected": the verb is inside the "subject"
+        elif aux.lower() in ("is", "are", "was", "were") and _ING_IN_NP_RE.search(np):
+            new = ""  # "When is the plumber fixing the tap": a verb whose end the rule cannot find
         elif aux.lower() in ("is", "are", "was", "were"):
             new = f"{lead}{wh} {np} {aux.lower()}{rest}{stop}"
         elif aux.lower() == "will":
@@ -1021,12 +1034,21 @@ _PROG_IN_NP_RE = re.compile(
     r"(?!(?:"
     + "|".join(sorted(_ING_NOUNS_IN_SUBJECT))
     + r")\b)[a-z]+ing(?: (?:on|at|in|to|for|from|by|back|out|up|round|over|down|off|"
-    r"today|tomorrow|tonight|this|next|later|soon|again|with|here|there)\b|$))"
+    r"today|tomorrow|tonight|this|next|later|soon|again|with|here|there)\b| \ue000|$))"
 )
 """Where a wh-question's subject ends at a progressive verb ("When is the sweep | coming on
 Thursday"): "is" goes there ("what time the sweep is coming on Thursday"), never after the whole
-("what time the sweep coming on Thursday is"); a noun in -ing ("the Saturday morning class",
-"the wedding") is not a verb."""
+("what time the sweep coming on Thursday is"); a protected value after the verb is its time
+("coming tomorrow", where "tomorrow" is masked as a value) like a plain time word; a noun in
+-ing ("the Saturday morning class", "the wedding") is not a verb."""
+_ING_IN_NP_RE = re.compile(
+    r"(?<=[A-Za-z0-9]) (?!(?:" + "|".join(sorted(_ING_NOUNS_IN_SUBJECT)) + r")\b)[a-z]+ing "
+    r"(?:the|a|an|my|our|your|his|her|their|this|that|these|those|it|them|me|us|him|some|any)\b"
+)
+"""An -ing word inside a wh-question's subject that is its progressive verb before an object
+("the plumber | fixing the tap"): when :data:`_PROG_IN_NP_RE` cannot tell where the subject
+ends, the question is refused, never asked as "when the plumber fixing the tap is". An -ing
+word before a bare noun modifies it ("my next driving lesson")."""
 _IS_NP_RE = re.compile(
     r"(?P<aux>Is|Are) (?P<np>(?:a|an|any|the|my|our|your|this|that|these|those)(?: [a-z][a-z-]*){1,3}?"
     r"|anyone|anybody|someone|somebody|[a-z][a-z-]* [a-z][a-z-]*s) "
@@ -1616,6 +1638,33 @@ _IS_DONE_RE = re.compile(
 )
 """A yes/no question in the passive ("Are your engineers Gas Safe registered?", "Is my car
 booked in?")."""
+_CERTIFYING_PARTICIPLES = frozenset(
+    "tested certified checked approved rated registered accredited inspected vetted insured licensed "
+    "trained qualified proofed treated sealed marked serviced cleaned".split()
+)
+"""Participles that a noun before them may modify ("safety tested", "gas certified", "PAT
+tested"): the noun may end the subject or open the predicate."""
+
+
+def _participle_subject(aux: str, np: str, pred: str) -> tuple[str, str] | None:
+    """The subject and the predicate of a passive yes/no question ("Are your X tested?"), with a
+    noun + participle compound ("safety tested", "PAT tested") kept in the predicate: after a
+    plural subject with "are" the singular word before the participle is the compound's ("your
+    inflatables | safety tested"), as is an acronym ("the heater | PAT tested"). None (refused)
+    where the subject's end cannot be found: "Is the boiler gas certified?" may be "the boiler
+    | gas certified" or "the boiler gas | certified"."""
+    words = np.split(" ")
+    last = words[-1]
+    if len(words) < 3 or not re.fullmatch(r"[a-z]+|[A-Z]{2,}", last):
+        return np, pred
+    head = " ".join(words[:-1])
+    if last.isupper() or (aux.lower() == "are" and words[-2].endswith("s") and not last.endswith("s")):
+        return head, f"{last} {pred}"
+    if pred.split(" ", 1)[0] in _CERTIFYING_PARTICIPLES:
+        return None
+    return np, pred
+
+
 _WILL_RE = re.compile(
     r"Will (?P<np>" + _NP_SHORT + r"|[a-z]+s) (?P<adv>(?:still|also|really|even|actually) )?"
     r"(?P<verb>[a-z]+)\b(?P<rest>[^?,;]*)\?$"
@@ -1678,6 +1727,30 @@ _NOT_PARTICIPLE = frozenset(
 )
 
 
+def _is_placed(np: str) -> str | None:
+    """A question's subject with "is" put back: before a progressive verb that ends the subject
+    ("the kitchen fitter | coming on Monday" -> "the kitchen fitter is coming on Monday", by
+    :data:`_PROG_IN_NP_RE`, as for "When is ...?"), else after it ("my wine order is"). Never
+    "when the kitchen fitter coming on Monday is": None (refused) where an -ing word that may be
+    the verb ends the question ("When's the plumber coming?" — or is it "the teeth whitening?"),
+    since either place for "is" may be wrong. After a preposition ("the price of teeth
+    whitening", "the plan for the wiring") an -ing word names a thing: "is" goes last. An -ing
+    word whose subject end the rule cannot find ("the plumber fixing the tap") is refused."""
+    prog = _PROG_IN_NP_RE.search(np)
+    if prog is None and _ING_IN_NP_RE.search(np) and not _PREP_IN_SUBJECT_RE.search(np):
+        return None  # "the plumber fixing the tap": where the subject ends is not known
+    if prog is None or _PREP_IN_SUBJECT_RE.search(np[: prog.start()]):
+        return f"{np} is"
+    if not np[prog.end() :].strip().partition(" ")[2]:
+        return None
+    return f"{np[: prog.start()]} is{np[prog.start() :]}"
+
+
+_PREP_IN_SUBJECT_RE = re.compile(r" (?:of|for|on|at|in|with|from|to|about) ")
+"""A preposition inside a question's subject before an -ing word ("the price of | teeth
+whitening"): the -ing word names a thing."""
+
+
 def _round9_clause(sentence: str) -> str | None:
     """The indirect clause for a kind of question the rules above leave alone, or None: "Where's
     my wine order?" -> "where my wine order is"; "How deep is the water at X?" -> "how deep the
@@ -1686,8 +1759,9 @@ def _round9_clause(sentence: str) -> str | None:
     free?" -> "which of your gins are gluten free". Never with a second subject or question in
     the rest."""
     m = _WHERE_IS_RE.match(sentence)
+    placed = _is_placed(m.group("np")) if m else None
     if m and not _has_verbish(m.group("np")):
-        return f"{m.group('wh').lower()} {m.group('np')} is"
+        return f"{m.group('wh').lower()} {placed}" if placed else None
     m = _HOW_ADJ_RE.match(sentence)
     if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("rest")):
         return f"how {m.group('adj')} {m.group('np')} {m.group('aux')}{m.group('rest')}"
@@ -1713,8 +1787,9 @@ def _round9_clause(sentence: str) -> str | None:
         adv = m.group("adv") or ""
         return f"whether {m.group('np')} {m.group('aux').lower()} {adv}{m.group('verb')}{m.group('rest')}"
     m = _IS_DONE_RE.match(sentence)
-    if m and not _has_verbish(m.group("np")) and not _SECOND_ASK_RE.search(m.group("pred")):
-        return f"whether {m.group('np')} {m.group('aux').lower()} {m.group('pred')}"
+    split = _participle_subject(m.group("aux"), m.group("np"), m.group("pred")) if m else None
+    if m and split and not _has_verbish(split[0]) and not _SECOND_ASK_RE.search(split[1]):
+        return f"whether {split[0]} {m.group('aux').lower()} {split[1]}"
     m = _WILL_RE.match(sentence)
     if (
         m
@@ -1827,7 +1902,8 @@ def _round10_clause(sentence: str) -> str | None:
         and not _asks_on(m.group("np"))
         and not _TO_VERB_RE.search(m.group("np"))
     ):
-        return f"{m.group('wh').lower()} {m.group('np')} is"
+        placed = _is_placed(m.group("np"))
+        return f"{m.group('wh').lower()} {placed}" if placed else None
     m = _IS_LONG_NP_RE.match(sentence)
     # a subject with a clause of its own ("the paint you sell") stays a direct question (round seven)
     if m and not _has_verbish(m.group("np")) and not _asks_on(m.group("np") + " " + m.group("pred")):
@@ -1946,7 +2022,7 @@ def _for_me_ops(masked: str, start: int, end: int) -> list[Op]:
     if (
         heads_label(after_first)
         or _LABEL_SUBJECT_RE.match(after_first)
-        or _names_record(first.group(1).lower(), after_first)
+        or names_record(first.group(1).lower(), after_first)
         or _SUBORDINATE_RE.search(sentence)
     ):
         # "Order number X for me" is no request; "for me" after "while I'm on leave until
@@ -1988,7 +2064,14 @@ _SPLIT_RE = re.compile(r",?\s+and\s+(I|I'm|I'll|I'd|I've|we|we're|we'll|we've|th
 
 
 def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
+    """Changes to a message's sentence structure: "please" moved to the end or the front, a
+    clause with its own subject split off ("X and I'll Y" -> "X. I'll Y"), two orders joined.
+    A message with no sentence punctuation at all (a lower-case run-on text) is never split:
+    its writer put no full stop or capital anywhere, so none is added; a lower-case message
+    keeps the new sentence's first word in lower case."""
     d = _data()
+    unpunctuated = re.search(r"[.!?]", masked) is None
+    lower = _lower_style(masked)
     verbs = set(d["action_verbs"])
     ops: list[Op] = []
     for a, b in spans:
@@ -1998,14 +2081,16 @@ def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
         if m and s[:1].isalpha() and s.split(" ", 1)[0].lower() in verbs:
             edits = [(a, a + 1, "Please " + s[0].lower()), (a + m.start(), b, m.group(1))]
             ops.append(("please_to_front", edits))
-        if s.endswith("?"):
+        if s.endswith("?") or unpunctuated:
             continue
         for m in _SPLIT_RE.finditer(s):
             # only where the second clause has its own subject: "X and I'll Y" -> "X. I'll Y"
             if len(s[: m.start()].split()) < 3:
                 continue
             subject = m.group(1)
-            split: list[Edit] = [(a + m.start(), a + m.start(1) + 1, ". " + subject[0].upper())]
+            keep_case = lower and not re.match(r"I\b", subject)
+            first = subject[0] if keep_case else subject[0].upper()
+            split: list[Edit] = [(a + m.start(), a + m.start(1) + 1, ". " + first)]
             if s[-1] in ".!":  # claim the end so a framing edit cannot move it
                 split.append((b - 1, b, s[-1]))
             ops.append(("split_and", split))
@@ -2077,9 +2162,13 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
         ops.extend(_price_wh_ops(masked, a, b))
         ops.extend(_still_yet_ops(masked, a, b))
     rules = _phrase_rules()
-    if _lower_style(masked) or any(_WAKE_RE.match(masked[a:b]) for a, b in spans[:1]):
-        # "prior to" in a lower-case text message or a command to a voice assistant is out
-        # of register
+    if (
+        _lower_style(masked)
+        or any(_WAKE_RE.match(masked[a:b]) for a, b in spans[:1])
+        or _CASUAL_CONTRACTION_RE.search(masked)
+    ):
+        # "prior to" in a lower-case text message, a command to a voice assistant or a message
+        # written with casual contractions ("I can't get back before 2pm") is out of register
         rules = [r for r in rules if not r[0].get("formal")]
     phrased = [op for op in phrase_ops(masked, rules, rng) if _swap_fits(masked, op)]
     if _lower_style(masked) and _writes_lower_i(masked):
@@ -2088,6 +2177,14 @@ def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     ops.extend(phrased)
     ops.extend(_structure_ops(masked, spans))
     return ops
+
+
+_CASUAL_CONTRACTION_RE = re.compile(
+    r"\b[A-Za-z]+n['’]t\b|\b(?:I['’]m|[A-Za-z]+['’](?:re|ll)|(?:it|that|what|there|here)['’]s)(?![\w'’])",
+    re.I,
+)
+"""A contraction that marks a message as casual ("can't", "I'm", "we'll", "it's"): a formal
+word swap ("before" -> "prior to") would be out of its register."""
 
 
 _AUX_BEFORE_RE = re.compile(

@@ -66,6 +66,7 @@ from perturb.generate.perturbations._text import (
     heads_label,
     match_case,
     message_style,
+    names_record,
     rounded,
     sentence_spans,
     tokens_with_sentinels,
@@ -77,8 +78,10 @@ from perturb.generate.perturbations.paraphrase import (
     _COPULA_RE,
     _PROG_IN_NP_RE,
     _TAG_QUESTION_RE,
+    _asks_about_service,
     _asks_on,
     _has_verbish,
+    _is_question,
     _more_question_ops,
     question_ops,
 )
@@ -472,7 +475,7 @@ def _opener(
             if word and (
                 heads_label(after)
                 or _names_subject(after)
-                or (not prefix and _labels_record(word.group(), after))
+                or (not prefix and names_record(word.group(), after))
             ):
                 continue  # "Order number X." names a number; "Order X arrived today" tells what it did
             if not word or not (
@@ -495,6 +498,10 @@ def _opener(
                 options = [o for o in options if o]
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
+            if word and _asks_about_service(prefix, after):
+                # "Can you engrave a date on a ring?" asks what the helper can do: it stays a
+                # question ("Could you possibly engrave ...?"), never "Kindly engrave ..."
+                options = [o for o in options if _is_question(o)]
             if not options:
                 continue
             body = rest[len(prefix) :]
@@ -567,16 +574,6 @@ _SUBJECT_VERB_RE = re.compile(
 ("Order FL-3098 arrived today", "Booking 5521 was cancelled"), not a verb asking for it."""
 
 
-_VALUE_ONLY_RE = re.compile(r"\s*\ue000[^\ue001]*\ue001\s*[.!]?\s*$")
-
-
-def _labels_record(word: str, after_word: str) -> bool:
-    """Whether ``word`` followed by nothing but a value is a label naming a record ("Order
-    CT-1988." between two sentences of a complaint): a noun that names records by their code
-    ("order", "claim", "ticket") is not asked to be done to a code ("Can you order CT-1988?")."""
-    return word.lower() in _data()["record_nouns"] and _VALUE_ONLY_RE.match(after_word) is not None
-
-
 def _names_subject(after_word: str) -> bool:
     """Whether the text after a verb-looking word makes that word a noun naming the subject of
     a statement ("Order" in "Order X arrived today"): no one is asked to order anything."""
@@ -594,7 +591,7 @@ def opens_with_bare_order(sentence: str) -> bool:
         return False
     after = sentence[word.end() :]
     if word.group(1).lower() in verbs:
-        return not (heads_label(after) or _names_subject(after) or _labels_record(word.group(1), after))
+        return not (heads_label(after) or _names_subject(after) or names_record(word.group(1), after))
     return _imperative(sentence[word.start(1) :], verbs)
 
 
@@ -1153,6 +1150,10 @@ _CLAUSE_START_RE = re.compile(
 my card i lost it"; not a relative clause: "the one i want to return")."""
 
 
+_WH_BEFORE_RE = re.compile(r"\b(?:how|what|which|when|where|who|whose|why)(?: [a-z]+)?$", re.I)
+"""A wh-word (with its noun: "how long", "what time") just before a clause start ("how long
+| do you keep it for"): the clause is that question's inversion, never a sentence of its own
+("... and how long. Do you keep it for?" turned a wh-question into a yes/no one)."""
 _JOINED_RE = re.compile(
     r"\b(?:if|when|whenever|because|cos|cuz|so|that|since|before|after|until|unless|and|but|or|as|"
     r"once|where|whether|though|although|while)$",
@@ -1264,6 +1265,8 @@ def full_sentences(masked: str) -> str:
             continue  # "can you please send it": "please" inside the request, not a new one
         if _ASKED_AUX_RE.search(near + " "):
             continue  # "what do i need to do": the subject of a question, not a new sentence
+        if _WH_BEFORE_RE.search(near):
+            continue  # "... and how long do you keep it": the wh-word's own question, one sentence
         if len(near.split()) >= 3 and _NON_SPACE_RE.search(text, m.end()):
             pieces.append(text[start : m.start()])
             start = m.end()
