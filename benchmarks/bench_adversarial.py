@@ -64,6 +64,13 @@ PATTERNS = {
     "how_long_run": "Could you tell me how long ",
     "clauses": "How long should I wait if I fly before you land because it rains when ",
     "need_run": "Do you need a permit to ",
+    # after round eleven: record labels before codes, back-referring ordinals, person + company,
+    # measure phrases, and "booking" as a verb (register)
+    "order_codes": "Order AB-1, ",
+    "second": "the second charge ",
+    "call_at": "call Mark at Acme ",
+    "measure": "about 18 inches long, ",
+    "booking_verb": "I'm booking the room and ",
 }
 
 

@@ -157,12 +157,14 @@ def trailing_clause(sentence: str) -> tuple[int, int] | None:
     return m.start(), m.end()
 
 
-_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b", re.I)
+_LABEL_AFTER_RE = re.compile(r"\s+(?:number|no\.?|ref|reference|id|code|#)\b|-[A-Za-z]", re.I)
 
 
 def heads_label(after_word: str) -> bool:
     """The text after a verb-looking word makes that word the head of a label ("Order" in
-    "Order number X", "Book" in "Book reference X"): it names a number, it asks no one to act."""
+    "Order number X", "Book" in "Book reference X"): it names a number, it asks no one to act.
+    A hyphen joining a word on makes a compound noun ("Check-in at 3pm", "Drop-off is at 5"):
+    its first half is no request verb either."""
     return _LABEL_AFTER_RE.match(after_word) is not None
 
 
@@ -175,11 +177,13 @@ RECORD_NOUNS = frozenset(
 
 _SENTINEL = "\ue000[^\ue001]*\ue001"
 _CODE_AFTER_RE = re.compile(
-    r"\s*(?:#\s*)?" + _SENTINEL + r"(?:(?:[-/]" + _SENTINEL + r")+|(?=\s*(?:[,;:.!?)]|$)))"
+    r"\s*(?:#\s*)?" + _SENTINEL + r"(?:(?:[-/]" + _SENTINEL + r")+"
+    r"|(?=\s*(?:(?i:please|pls)\b\s*)?(?:[,;:.!?)]|$)))"
 )
-"""An identifier code right after a word: a value followed by punctuation or the end ("Order
-DC-6605, 3 adult tickets"), or values joined by dashes ("Invoice 88-2231 for the repair"). A
-value followed by a word may be a quantity ("Order 3 pizzas") and is not a code here."""
+"""An identifier code right after a word: a value followed by punctuation or the end, with or
+without a closing "please" ("Order DC-6605, 3 adult tickets", "Order DC-6605 please."), or
+values joined by dashes ("Invoice 88-2231 for the repair"). A value followed by a word may be a
+quantity ("Order 3 pizzas") and is not a code here."""
 
 
 def names_record(word: str, after_word: str) -> bool:

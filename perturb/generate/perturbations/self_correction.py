@@ -332,7 +332,9 @@ def _expected_numbers(task: Task) -> set[int]:
             stack.extend(item)
         elif isinstance(item, bool):
             continue
-        elif isinstance(item, (int, float)) and float(item).is_integer():
+        elif isinstance(item, int):
+            found.add(item)  # never through float(): a 5,000-digit int would overflow
+        elif isinstance(item, float) and item.is_integer():
             found.add(int(item))
         elif isinstance(item, str):
             found.update(int(d) for d in re.findall(r"\d{1,6}", item))
