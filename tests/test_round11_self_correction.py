@@ -9,24 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from perturb.generate.core import rng_for
-from perturb.generate.perturbations import CLASSES, prepare
 from perturb.generate.perturbations._context import SkipGeneration
-from perturb.records import Task
-
-
-def _task(prompt: str, **slots: str) -> Task:
-    return Task(id="x", prompt=prompt, expected="ok", grader="exact", slots=slots)  # type: ignore[arg-type]
-
-
-def _texts(task: Task, level: float = 0.1, seeds: int = 12) -> set[str]:
-    out = set()
-    for seed in range(seeds):
-        v = CLASSES.get("self_correction").generate(
-            prepare(task), level, rng_for(seed, task.id, "self_correction", level, 0, 0), 0
-        )
-        out.add(v.text)
-    return out
+from tests.test_round10_self_correction_coverage import _task, _texts
 
 
 def test_the_old_value_after_instead_of_is_corrected_where_it_stands() -> None:
