@@ -5,11 +5,7 @@ here is written for the test (none is copied from a benchmark set)."""
 
 from __future__ import annotations
 
-from tests.test_unseen_prompts import task, texts
-
-
-def variants(prompt: str, slots: dict[str, str] | None = None) -> list[str]:
-    return sorted(set(texts(task(prompt, slots), "paraphrase", seeds=3)))
+from tests.test_paraphrase_round10 import variants
 
 
 def test_how_long_with_a_modal_and_a_pronoun_subject_is_asked_indirectly() -> None:
