@@ -248,6 +248,7 @@ def test_coverage_table_now_figures_are_the_committed_runs() -> None:
         "benchmarks/heldout7",
         "benchmarks/heldout8",
         "benchmarks/heldout9",
+        "benchmarks/heldout10",
     ],
 )
 def test_the_set_readme_shows_what_the_check_mode_counts(root: str) -> None:
