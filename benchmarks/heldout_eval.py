@@ -9,6 +9,7 @@ working when the package's internals move.
   python3 benchmarks/heldout_eval.py table --tag before [--json]
   python3 benchmarks/heldout_eval.py targets --tag after      # issue #14's targets, with counts
   python3 benchmarks/heldout_eval.py check                    # the task file's invariants and tag counts
+  python3 benchmarks/heldout_eval.py ceiling --tag after      # reorder's ceiling, from hand-written reorders
 
 `--root DIR` (before the mode) measures another set laid out the same way, e.g. the
 development set: `python3 benchmarks/heldout_eval.py --root benchmarks/dev generate --tag dev`
@@ -411,6 +412,65 @@ def cmd_check(args) -> None:
     print(check_table())
 
 
+def ceiling_table(tag: str | None) -> str:
+    """How many tasks admit ANY natural, meaning-preserving reorder, by hand: each file
+    ``reorder_ceiling/<reviewer>.jsonl`` holds one line per task, ``{"id", "reorderable",
+    "example", "note", "closest"}``, written by an independent reviewer who read only the task
+    file (``closest``: one of the calls the reviewer named as closest to false). An
+    ``example`` must differ from the prompt and keep every slot value verbatim (checked here).
+    With ``tag``: the generator's reorder coverage of that run beside the ceiling — over all
+    tasks, and over the tasks every reviewer judged reorderable."""
+    tasks = {t["id"]: t for path in sorted((ROOT / "tasks").glob("*.jsonl")) for t in read_jsonl(path)}
+    files = sorted((ROOT / "reorder_ceiling").glob("*.jsonl"))
+    if not files:
+        raise SystemExit(f"error: {ROOT.name}: no reorder_ceiling/*.jsonl (one file per reviewer)")
+    verdicts: dict[str, dict[str, bool]] = {}
+    for path in files:
+        rows = read_jsonl(path)
+        ids = [r["id"] for r in rows]
+        if sorted(ids) != sorted(tasks):
+            raise SystemExit(f"error: {path}: must hold exactly one line per task id of the set")
+        for r in rows:
+            ex, t = r.get("example"), tasks[r["id"]]
+            if r["reorderable"] and (not ex or ex == t["prompt"]):
+                raise SystemExit(
+                    f"error: {path}: {r['id']}: reorderable needs an example that differs from the prompt"
+                )
+            missing = [v for v in (t.get("slots") or {}).values() if r["reorderable"] and v not in ex]
+            if missing:
+                raise SystemExit(f"error: {path}: {r['id']}: example lost slot value(s) {missing}")
+        verdicts[path.stem] = {r["id"]: bool(r["reorderable"]) for r in rows}
+    n = len(tasks)
+    every = {i for i in tasks if all(v[i] for v in verdicts.values())}
+    some = {i for i in tasks if any(v[i] for v in verdicts.values())}
+    agree = sum(len({v[i] for v in verdicts.values()}) == 1 for i in tasks)
+    closest = {r["id"] for path in files for r in read_jsonl(path) if r.get("closest")}
+    strict = every - closest
+    lines = ["| reviewer | tasks with a natural reorder, by hand |", "| --- | --- |"]
+    for name, v in verdicts.items():
+        k = sum(v.values())
+        lines.append(f"| {name} | {k}/{n} ({fmt(pct(k, n))} %) |")
+    lines.append(f"| every reviewer | {len(every)}/{n} ({fmt(pct(len(every), n))} %) |")
+    lines.append(f"| any reviewer | {len(some)}/{n} ({fmt(pct(len(some), n))} %) |")
+    k = len(strict)
+    lines.append(f"| every reviewer, without any reviewer's closest calls | {k}/{n} ({fmt(pct(k, n))} %) |")
+    lines.append("")
+    lines.append(f"Reviewers agree on {agree} of {n} tasks.")
+    if tag is not None:
+        cands = read_jsonl(ROOT / tag / "candidates.jsonl")
+        covered = {c["task_id"] for c in cands if c["perturbation"] == "reorder"}
+        lines.append(
+            f"`{tag}`: the generator's reorder covers {len(covered)}/{n} tasks"
+            f" ({fmt(pct(len(covered), n))} %), {len(covered & every)} of the {len(every)} that every"
+            f" reviewer could reorder by hand, {len(covered - some)} that no reviewer could."
+        )
+    return "\n".join(lines)
+
+
+def cmd_ceiling(args) -> None:
+    print(ceiling_table(args.tag))
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--root", help="set directory (default: benchmarks/heldout)")
@@ -434,6 +494,8 @@ def main() -> None:
     v = sub.add_parser("targets", help="issue #14's targets per class with counts (needs labels)")
     v.add_argument("--tag", required=True)
     sub.add_parser("check", help="assert the task file's invariants and print its tag counts (no generator)")
+    c = sub.add_parser("ceiling", help="reorder's ceiling from hand-written reorders (reorder_ceiling/)")
+    c.add_argument("--tag", help="also show this run's reorder coverage against the ceiling")
     args = p.parse_args()
     if args.root:
         use_root(Path(args.root))
@@ -444,6 +506,7 @@ def main() -> None:
         "epsilon": cmd_epsilon,
         "targets": cmd_targets,
         "check": cmd_check,
+        "ceiling": cmd_ceiling,
     }[args.mode](args)
 
 

@@ -282,3 +282,75 @@ def test_the_check_mode_names_a_slot_that_is_not_in_its_prompt(tmp_path: Path) -
     with pytest.raises(SystemExit) as err:
         module.check_table()
     assert str(err.value) == "error: set: b-001: slot day='Monday' is not in the prompt"
+
+
+def _ceiling_set(tmp_path: Path, reviewers: dict[str, list[dict]]) -> Path:
+    root = tmp_path / "set"
+    (root / "tasks").mkdir(parents=True)
+    tasks = [
+        {"id": "a-001", "prompt": "Book a table for 4 on Friday.", "slots": {"n": "4", "day": "Friday"}},
+        {"id": "a-002", "prompt": "Cancel it.", "slots": {}},
+        {"id": "a-003", "prompt": "I'm a beginner. Which class suits me?", "slots": {}},
+    ]
+    (root / "tasks" / "t.jsonl").write_text("".join(json.dumps(t) + "\n" for t in tasks), "utf-8")
+    (root / "reorder_ceiling").mkdir()
+    for name, rows in reviewers.items():
+        path = root / "reorder_ceiling" / f"{name}.jsonl"
+        path.write_text("".join(json.dumps(r) + "\n" for r in rows), "utf-8")
+    (root / "after").mkdir()
+    cand = {
+        "id": "c-1",
+        "task_id": "a-001",
+        "perturbation": "reorder",
+        "text": "Book a table on Friday for 4.",
+    }
+    (root / "after" / "candidates.jsonl").write_text(json.dumps(cand) + "\n", "utf-8")
+    return root
+
+
+def test_ceiling_table_counts_two_reviewers_by_hand(tmp_path: Path) -> None:
+    """Reviewer x: a-001 and a-003 reorderable (a-003 a closest call); reviewer y: a-001 only.
+    Every reviewer: {a-001}; any: {a-001, a-003}; agree on a-001 and a-002; without closest
+    calls: {a-001}. The run covers a-001 only."""
+    one = {"id": "a-001", "reorderable": True, "example": "Book a table on Friday for 4.", "note": ""}
+    two = {"id": "a-002", "reorderable": False, "example": None, "note": "one clause"}
+    three = {
+        "id": "a-003",
+        "reorderable": True,
+        "example": "Which class suits me? I'm a beginner.",
+        "closest": True,
+    }
+    root = _ceiling_set(tmp_path, {"x": [one, two, three], "y": [one, two, dict(three, reorderable=False)]})
+    module = _eval_module()
+    module.use_root(root)
+    assert module.ceiling_table("after").splitlines() == [
+        "| reviewer | tasks with a natural reorder, by hand |",
+        "| --- | --- |",
+        "| x | 2/3 (66.7 %) |",
+        "| y | 1/3 (33.3 %) |",
+        "| every reviewer | 1/3 (33.3 %) |",
+        "| any reviewer | 2/3 (66.7 %) |",
+        "| every reviewer, without any reviewer's closest calls | 1/3 (33.3 %) |",
+        "",
+        "Reviewers agree on 2 of 3 tasks.",
+        "`after`: the generator's reorder covers 1/3 tasks (33.3 %), 1 of the 1 that every reviewer"
+        " could reorder by hand, 0 that no reviewer could.",
+    ]
+
+
+def test_ceiling_rejects_an_example_that_loses_a_slot_or_a_missing_task(tmp_path: Path) -> None:
+    lost = {"id": "a-001", "reorderable": True, "example": "On Friday book a table.", "note": ""}
+    rest = [{"id": i, "reorderable": False, "example": None} for i in ("a-002", "a-003")]
+    root = _ceiling_set(tmp_path, {"x": [lost, *rest]})
+    module = _eval_module()
+    module.use_root(root)
+    with pytest.raises(SystemExit) as err:
+        module.ceiling_table(None)
+    assert (
+        str(err.value)
+        == f"error: {root / 'reorder_ceiling' / 'x.jsonl'}: a-001: example lost slot value(s) ['4']"
+    )
+    (root / "reorder_ceiling" / "x.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rest), "utf-8")
+    with pytest.raises(SystemExit) as err:
+        module.ceiling_table(None)
+    assert str(err.value).endswith("x.jsonl: must hold exactly one line per task id of the set")
