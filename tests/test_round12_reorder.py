@@ -74,3 +74,22 @@ def test_the_story_a_statement_is_cut_from_moves_no_more_freely() -> None:
     assert _texts("reorder", _task(prompt)) == {
         "I ordered a desk on the 3rd. I was told 5 working days. Can you chase it? It's now been three weeks."
     }
+
+
+def test_a_protected_duration_reads_as_time_passing() -> None:
+    prompt = (
+        "I returned a faulty lamp for a refund. It's been ten days. Can you confirm the refund was issued?"
+    )
+    assert _texts("reorder", _task(prompt, {"intent": "x"}, wait="ten days")) == {
+        "I returned a faulty lamp for a refund. Can you confirm the refund was issued? It's been ten days."
+    }
+
+
+def test_a_statement_left_after_its_story_when_the_question_opens_the_message() -> None:
+    prompt = (
+        "I sent my bike in for a service on 2 March. It's been over a month now. Any update on job BK-5512?"
+    )
+    assert _texts("reorder", _task(prompt, {"intent": "x"}, day="2 March", job="BK-5512")) == {
+        "Any update on job BK-5512? I sent my bike in for a service on 2 March. It's been over a month now.",
+        "I sent my bike in for a service on 2 March. Any update on job BK-5512? It's been over a month now.",
+    }

@@ -1558,7 +1558,7 @@ _TAIL_QUESTION_STOP = frozenset("also too either instead else".split())
 cracked too?")."""
 
 
-def _tail_statement(statement: str, question: str) -> bool:
+def _tail_statement(statement: str, question: str, timeish: frozenset[str] = frozenset()) -> bool:
     """True when ``statement`` (right before the closing ``question``) may move behind it: a
     full-stop statement that opens with a pronoun (after "I believe/think" at most) of the same
     family as one in the question ("It cracked in the storm." / "Can someone take it down?"),
@@ -1575,6 +1575,9 @@ def _tail_statement(statement: str, question: str) -> bool:
         r"\bas well\b", question, re.I
     ):
         return False
+    # a protected time value ("It's been <two weeks>.") reads as the duration it states
+    for value in timeish & set(_SENTINEL_RE.findall(body)):
+        body = body.replace(value, "days")
     if _EXPLETIVE_TIME_RE.fullmatch(body):
         return True
     m = _TAIL_OPENER_RE.match(body)
@@ -1585,7 +1588,10 @@ def _tail_statement(statement: str, question: str) -> bool:
 
 
 def _tail_group(
-    groups: list[list[str]], sentences: list[str], appended: set[int], glued_on: list[bool]
+    groups: list[list[str]],
+    sentences: list[str],
+    appended: set[int],
+    timeish: frozenset[str] = frozenset(),
 ) -> int | None:
     """The index the closing question's ``tail`` statement has (or will have once cut from the
     group it is glued to), or None: the message ends with one question sentence of its own,
@@ -1594,7 +1600,7 @@ def _tail_group(
     n = len(sentences)
     if n < 3 or len(groups) < 2 or len(groups[-1]) != 1 or {n - 1, n - 2} & appended:
         return None
-    if not _tail_statement(sentences[n - 2], sentences[n - 1]):
+    if not _tail_statement(sentences[n - 2], sentences[n - 1], timeish):
         return None
     if len(groups[-2]) > 1:
         return len(groups) - 1
@@ -1640,7 +1646,7 @@ def units_of(
             # identifier move behind it, never "that/this" right after it)
             glued_on.append(glue)
             groups.append([s])
-    tail = _tail_group(groups, sentences, appended, glued_on)
+    tail = _tail_group(groups, sentences, appended, timeish)
     cut_from = -1  # the group the tail statement was cut from: its rules read it as still glued
     if tail is not None and len(groups[tail - 1]) > 1:  # cut from the story it was glued to
         cut_from = tail - 1
@@ -1879,9 +1885,9 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
         behind_question = units[u].tail and k == len(unit_order) - 1 and before == u + 1
         if units[u].refers_back and (unseen < u or (before > u and not behind_question)):
             return False
-        if units[u].tail and seen[u + 1] and before != u + 1:
-            # behind its question, right behind it: "Could you look into it? My member number
-            # is 55821. It was due back last week." makes "it" the number
+        if units[u].tail and seen[u + 1] and before not in (u - 1, u + 1):
+            # after its story or right behind its question: "Could you look into it? My member
+            # number is 55821. It was due back last week." makes "it" the number
             return False
         if (
             units[u].refers_back
