@@ -158,3 +158,22 @@ def test_can_you_with_an_alternative_or_a_without_stays_a_question() -> None:
         "replacing the barrel? Hoping for a quick response.",
         "my car key snapped in the ignition can u get the broken half out without replacing the barrel",
     ]
+
+
+def test_a_contrast_set_off_by_commas_is_no_clause_break() -> None:
+    # "cancel, not pause, my subscription": never "Can you help me cancel, not pause? My subscription."
+    assert variants("I'd like to end, not pause, my gym membership. How do I do that?") == [
+        "I want to end, not pause, my gym membership. Can you tell me how to do that?",
+        "I would like to end, not pause, my gym membership. Can you tell me how to do that?",
+        "I would like to end, not pause, my gym membership. I'd like to know how to do that.",
+        "I'd like to end, not pause, my gym membership. Can you tell me how to do that?",
+        "I'd like to end, not pause, my gym membership. Could you tell me how to do that?",
+        "I'd like to end, not pause, my gym membership. Do you know how to do that?",
+        "I'd like to end, not pause, my gym membership. I'd like to know how to do that.",
+    ]
+
+
+def test_need_no_more_than_is_never_need_not_more_than() -> None:
+    # "We need not more than 12" reads as "we need not": the quantity swap is not made after "need"
+    got = variants("We need no more than 12 chairs for the party on the 3rd. Could you confirm?")
+    assert got and all("need no more than 12 chairs" in v for v in got), got

@@ -212,6 +212,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # spoken to a device: "Alexa, can you ...", never "Alexa, please could you ..."
         choices = [p for p in choices if p.lower() not in _NOT_SPOKEN]
     tail = trailing_clause(body)  # after the greeting: "Hello, I'd like ..." is one clause
+    if _CONTRAST_RE.search(body):
+        # "I'd like to cancel, not pause, my subscription.": the comma after the contrast is
+        # no clause break ("Can you help me cancel, not pause? My subscription." is refused)
+        tail = None
+        choices = [p for p in choices if not _is_question(p)]
     if tail:
         tail = (tail[0] + g_end, tail[1] + g_end)
     if tail and sentence.endswith("?"):
@@ -242,6 +247,9 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         picks.append(rng.choice(moody))
     return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
 
+
+_CONTRAST_RE = re.compile(r",\s+not\s+[a-z]+\s*,", re.I)
+"""A contrast set off by commas inside a request ("cancel, not pause, my subscription")."""
 
 _CONDITION_RE = re.compile(r"\b(?:if|unless|as long as|provided)\b", re.I)
 """A condition in a question: "Can I get X if ...?" asks whether X is allowed, not for X."""
