@@ -1,0 +1,107 @@
+"""Round twelve, self_correction: wrong values by KIND of value (a declared town from the
+GeoNames gazetteer, a street named "<Name> <Suffix>", a duration of one unit) and the
+refusals that go with them. Exact outputs on prompts written for these tests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from perturb.generate.core import prepare
+from perturb.generate.perturbations._wrong import common_word_town, gazetteer_town
+from perturb.generate.perturbations.self_correction import correctable
+from tests.test_round10_self_correction_coverage import _task, _texts
+
+
+def test_a_declared_town_is_mixed_up_with_a_nearby_town_of_its_size() -> None:
+    task = _task("Can a dog groomer come out to Stockport this Saturday?", place="Stockport")
+    assert _texts(task) == {
+        "Can a dog groomer come out to Altrincham, I mean Stockport this Saturday?",
+        "Can a dog groomer come out to Altrincham, no, Stockport this Saturday?",
+        "Can a dog groomer come out to Oldham, no, Stockport this Saturday?",
+        "Can a dog groomer come out to Salford, no, Stockport this Saturday?",
+    }
+
+
+def test_a_declared_town_typed_in_lower_case_stays_lower_case() -> None:
+    task = _task("need a window cleaner in salford tomorrow if poss", place="salford")
+    assert _texts(task) == {
+        "need a window cleaner in altrincham, no, salford tomorrow if poss",
+        "need a window cleaner in stockport, no, salford tomorrow if poss",
+    }
+
+
+@pytest.mark.parametrize(
+    ("prompt", "slots"),
+    [
+        # the user's own town or street: nobody misstates where they live or work
+        ("We're based in Stockport, can you send someone?", {"place": "Stockport"}),
+        (
+            "I'm on Elm Grove in Salford. Do you collect garden waste?",
+            {"street": "Elm Grove", "place": "Salford"},
+        ),
+        ("Our surgery, Hill Dental on Chapel Street, needs new blinds.", {"street": "Chapel Street"}),
+        ("I manage a bakery on Mill Road and the oven is broken.", {"street": "Mill Road"}),
+        # a town's name as the first word of another name: a branch, a park
+        ("Can I return it at the Riverside branch?", {"branch": "Riverside"}),
+        ("Is the cafe in Oldham Park open?", {"place": "Oldham"}),
+        # a town in lower case inside a message typed with capitals is not that town
+        ("Book a van in stockport for Friday, Thanks", {"place": "stockport"}),
+        # a rate, not a stretch of time; an age the user knows
+        ("The boiler bangs twice a week.", {"how_often": "a week"}),
+        ("I'm 52 and want to start swimming lessons.", {"age": "52"}),
+    ],
+)
+def test_values_nobody_misstates_get_no_correction(prompt: str, slots: dict[str, str]) -> None:
+    labels = [label for label, _ in correctable(prepare(_task(prompt, **slots)))]
+    assert not set(labels) & set(slots)
+
+
+def test_a_town_that_is_also_an_english_word_is_read_only_when_declared() -> None:
+    assert gazetteer_town("Reading") == "Reading" and common_word_town("Reading")
+    assert correctable(prepare(_task("I need a cleaner in Reading."))) == []
+    task = _task("I need a cleaner in Reading on Friday.", place="Reading")
+    assert _texts(task) == {
+        "I need a cleaner in Basingstoke — scratch that, Reading on Friday.",
+        "I need a cleaner in Basingstoke, no, Reading on Friday.",
+        "I need a cleaner in High Wycombe, no, Reading on Friday.",
+        "I need a cleaner in Slough, I mean Reading on Friday.",
+        "I need a cleaner in Slough, no, Reading on Friday.",
+    }
+
+
+def test_a_street_is_mixed_up_with_a_common_street_of_the_same_suffix() -> None:
+    task = _task("Does the bike shop on Bridge Street fix punctures?", street="Bridge Street")
+    assert _texts(task) == {
+        f"Does the bike shop on {name} Street, no, Bridge Street fix punctures?"
+        for name in ("Church", "King", "Main", "Market", "Mill", "Park", "Queen", "Station")
+    }
+    lower = _task("can you collect the sofa from the depot on mill lane", street="mill lane")
+    assert _texts(lower) == {
+        f"can you collect the sofa from the depot on {name} lane, no, mill lane"
+        for name in ("church", "park", "school", "station")
+    }
+
+
+def test_a_duration_of_one_unit_is_said_first_as_the_next_one() -> None:
+    task = _task(
+        "The boiler has been banging for a fortnight. Can someone look at it?", how_long="a fortnight"
+    )
+    assert _texts(task) == {
+        "The boiler has been banging for a week, no wait, a fortnight. Can someone look at it?",
+        "The boiler has been banging for a week, no, a fortnight. Can someone look at it?",
+    }
+
+
+def test_the_gazetteer_is_compact_attributed_and_never_crosses_a_country() -> None:
+    path = Path(__file__).resolve().parent.parent / "perturb" / "generate" / "data" / "towns.json"
+    assert path.stat().st_size < 400_000
+    data = json.loads(path.read_text("utf-8"))
+    assert "GeoNames" in data["_about"] and "CC BY 4.0" in data["_about"]
+    assert data["towns"]["GB"]["Stockport"] == ["Salford", "Altrincham", "Oldham"]
+    assert "Stockport" not in data["towns"]["US"]
+    assert not set(data["common"]) & {
+        t for towns in data["towns"].values() for near in towns.values() for t in near
+    }
