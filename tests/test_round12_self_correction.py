@@ -60,16 +60,23 @@ def test_values_nobody_misstates_get_no_correction(prompt: str, slots: dict[str,
 
 
 def test_a_town_that_is_also_an_english_word_is_read_only_when_declared() -> None:
-    assert gazetteer_town("Reading") == "Reading" and common_word_town("Reading")
-    assert correctable(prepare(_task("I need a cleaner in Reading."))) == []
-    task = _task("I need a cleaner in Reading on Friday.", place="Reading")
+    assert gazetteer_town("Bath") == "Bath" and common_word_town("Bath")
+    assert correctable(prepare(_task("I need a cleaner in Bath."))) == []
+    task = _task("I need a cleaner in Bath on Friday.", place="Bath")
     assert _texts(task) == {
-        "I need a cleaner in Basingstoke — scratch that, Reading on Friday.",
-        "I need a cleaner in Basingstoke, no, Reading on Friday.",
-        "I need a cleaner in High Wycombe, no, Reading on Friday.",
-        "I need a cleaner in Slough, I mean Reading on Friday.",
-        "I need a cleaner in Slough, no, Reading on Friday.",
+        "I need a cleaner in Kingswood, I mean Bath on Friday.",
+        "I need a cleaner in Kingswood, no, Bath on Friday.",
+        "I need a cleaner in Mangotsfield, no, Bath on Friday.",
+        "I need a cleaner in Trowbridge, no, Bath on Friday.",
     }
+
+
+def test_a_town_of_two_countries_is_left_out() -> None:
+    # "Windsor" (Ontario, Berkshire) and "Reading" (England, Pennsylvania): a mix-up from the
+    # wrong country would be nonsense, so neither is a gazetteer town
+    assert gazetteer_town("Windsor") is None and gazetteer_town("Reading") is None
+    task = _task("Can you deliver to Windsor?", place="Windsor")
+    assert correctable(prepare(task)) == []
 
 
 def test_a_street_is_mixed_up_with_a_common_street_of_the_same_suffix() -> None:
@@ -105,3 +112,13 @@ def test_the_gazetteer_is_compact_attributed_and_never_crosses_a_country() -> No
     assert not set(data["common"]) & {
         t for towns in data["towns"].values() for near in towns.values() for t in near
     }
+
+
+def test_a_street_typed_with_a_short_suffix_keeps_it() -> None:
+    task = _task("is the tyre place on mill rd open sunday", street="mill rd")
+    assert _texts(task) == {
+        f"is the tyre place on {name} rd, no, mill rd open sunday"
+        for name in ("church", "green", "london", "park", "station", "victoria")
+    }
+    dotted = _task("Is the pharmacy on Bridge St. open late?", street="Bridge St.")
+    assert "Is the pharmacy on Church St., no, Bridge St. open late?" in _texts(dotted)

@@ -154,9 +154,11 @@ def _wrong_town(value: str, rng: random.Random, avoid: Collection[str]) -> str |
     return same_case(value, rng.choice(others)) if others else None
 
 
-_STREET_SUFFIXES = "Street|Road|Lane|Avenue|Close|Drive|Way|Crescent|Grove|Place"
-_STREET_NAME_RE = re.compile(rf"((?:[A-Z][a-z]+\s+){{1,2}})({_STREET_SUFFIXES})")
-"""A street named as "<Name> <Suffix>" ("Bridge Street", "Upper Mill Lane")."""
+_STREET_SUFFIXES = "Street|Road|Lane|Avenue|Close|Drive|Way|Crescent|Grove|Place|St|Rd|Ln|Ave|Dr"
+_STREET_NAME_RE = re.compile(rf"((?:[A-Z][a-z]+\s+){{1,2}})({_STREET_SUFFIXES})(\.?)")
+"""A street named as "<Name> <Suffix>" ("Bridge Street", "Upper Mill Lane", "Bridge St.")."""
+_SUFFIX_ABBREVIATIONS = {"St": "Street", "Rd": "Road", "Ln": "Lane", "Ave": "Avenue", "Dr": "Drive"}
+"""A suffix typed short: the wrong street keeps the short form ("Bridge St" -> "Church St")."""
 
 
 def street_name(value: str) -> bool:
@@ -173,9 +175,10 @@ def _wrong_street(value: str, rng: random.Random, avoid_low: set[str]) -> str | 
     m = _STREET_NAME_RE.fullmatch(titled)
     if not m:
         return None
-    names: list[str] = load_data("streets")["streets"][m.group(2)]
+    suffix = m.group(2) + m.group(3)
+    names: list[str] = load_data("streets")["streets"][_SUFFIX_ABBREVIATIONS.get(m.group(2), m.group(2))]
     own = m.group(1).strip()
-    others = [f"{n} {m.group(2)}" for n in names if n != own and f"{n} {m.group(2)}".lower() not in avoid_low]
+    others = [f"{n} {suffix}" for n in names if n != own and f"{n} {suffix}".lower() not in avoid_low]
     return same_case(value, rng.choice(others)) if others else None
 
 
