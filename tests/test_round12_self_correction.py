@@ -44,6 +44,8 @@ def test_a_declared_town_typed_in_lower_case_stays_lower_case() -> None:
         ),
         ("Our surgery, Hill Dental on Chapel Street, needs new blinds.", {"street": "Chapel Street"}),
         ("I manage a bakery on Mill Road and the oven is broken.", {"street": "Mill Road"}),
+        ("I'm from Salford and need a plumber.", {"place": "Salford"}),
+        ("I live in Plano, Texas. Do you deliver?", {"place": "Plano, Texas"}),
         # a town's name as the first word of another name: a branch, a park
         ("Can I return it at the Riverside branch?", {"branch": "Riverside"}),
         ("Is the cafe in Oldham Park open?", {"place": "Oldham"}),
@@ -51,6 +53,9 @@ def test_a_declared_town_typed_in_lower_case_stays_lower_case() -> None:
         ("Book a van in stockport for Friday, Thanks", {"place": "stockport"}),
         # a rate, not a stretch of time; an age the user knows
         ("The boiler bangs twice a week.", {"how_often": "a week"}),
+        ("It costs £40 an hour.", {"rate": "an hour"}),
+        ("They service it once a year.", {"how_often": "a year"}),
+        ("Are the photos deleted after a year?", {"retention": "a year"}),
         ("I'm 52 and want to start swimming lessons.", {"age": "52"}),
     ],
 )
@@ -122,3 +127,34 @@ def test_a_street_typed_with_a_short_suffix_keeps_it() -> None:
     }
     dotted = _task("Is the pharmacy on Bridge St. open late?", street="Bridge St.")
     assert "Is the pharmacy on Church St., no, Bridge St. open late?" in _texts(dotted)
+
+
+@pytest.mark.parametrize(
+    ("prompt", "value", "expected"),
+    [
+        ("Can I rent the van for a night?", "a night", "Can I rent the van for two nights, no, a night?"),
+        (
+            "The repair takes an hour, can I wait?",
+            "an hour",
+            "The repair takes half an hour, no, an hour, can I wait?",
+        ),
+    ],
+)
+def test_other_durations_of_one_unit(prompt: str, value: str, expected: str) -> None:
+    assert expected in _texts(_task(prompt, how_long=value))
+
+
+def test_a_street_something_was_taken_from_is_not_the_users_own() -> None:
+    # only "I'm from", "we're from" say where the user comes from
+    task = _task("My car was towed from Harbor Lane.", street="Harbor Lane")
+    assert [label for label, _ in correctable(prepare(task))] == ["street"]
+
+
+def test_a_town_with_its_county_or_state_is_corrected_in_the_town() -> None:
+    task = _task("Do you deliver to Plano, Texas?", place="Plano, Texas")
+    assert _texts(task) == {
+        "Do you deliver to Frisco, I mean Plano, Texas?",
+        "Do you deliver to Frisco, no, Plano, Texas?",
+        "Do you deliver to Garland, no, Plano, Texas?",
+        "Do you deliver to Lewisville, no, Plano, Texas?",
+    }

@@ -182,14 +182,23 @@ def _wrong_street(value: str, rng: random.Random, avoid_low: set[str]) -> str | 
     return same_case(value, rng.choice(others)) if others else None
 
 
-_DURATIONS = {"a day": "two days", "a week": "a fortnight", "a fortnight": "a week", "a month": "six weeks"}
+_DURATIONS = {
+    "an hour": "half an hour",
+    "a night": "two nights",
+    "a day": "two days",
+    "a week": "a fortnight",
+    "a fortnight": "a week",
+    "a month": "six weeks",
+    "a year": "two years",
+}
 """A duration said as one unit and the one next to it a person might say first ("for a
 fortnight" -> "for a week, no, a fortnight")."""
 _DURATION_BEFORE_RE = re.compile(
-    r"\b(?:for|in|within|about|around|over|nearly|almost|roughly|another|than|after|takes?|took|lasts?|lasted)\s+$",
+    r"\b(?:for|in|within|about|around|over|nearly|almost|roughly|another|takes?|took|lasts?|lasted)\s+$",
     re.I,
 )
-"""What comes before a stretch of time (never "twice a week" or "£40 a month": a rate)."""
+"""What comes before a stretch of time (never "twice a week" or "£40 a month": a rate; nor
+"after a year" or "longer than a week": a threshold, often a firm's rule the user asks about)."""
 
 
 def _wrong_duration(value: str, before: str) -> str | None:

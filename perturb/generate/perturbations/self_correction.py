@@ -288,16 +288,16 @@ _OWN_PLACE_RE = re.compile(r"\b(?:my|our)\s+(?:[\w'’-]+\s+){1,2}(?:on|in|at)\s
 to our office on Market Street"): nobody misstates the street they live or work on (a shop's
 or a flat's street they are asking about may be mixed up; a house number still may be)."""
 _OWN_TOWN_RE = re.compile(
-    r"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+,?\s+(?:[A-Z][\w'’&-]*\s+){0,3}"
+    r"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+,?\s+(?:[A-Z][\w'’&-]*\s+){0,3}(?:on|in|at)"
     r"|\b(?:[Ii]|[Ww]e)(?:['’]m|['’]re|\s+am|\s+are|\s+live|\s+work|"
-    r"\s+(?:run|own|have|manage|rent)\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:based\s+)?)"
-    r"(?:on|in|at)\s+(?:(?:[A-Z][\w'’-]*\s+){1,3}(?:in|on)\s+)?$",
+    r"\s+(?:run|own|have|manage|rent)\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:based\s+)?(?:on|in|at|from))"
+    r"\s+(?:(?:[A-Z][\w'’-]*\s+){1,3}(?:in|on)\s+)?$",
 )
-"""Where the user lives or works, said of a gazetteer town or a street named "<Name>
-<Suffix>" ("I'm on Cedar Avenue in Reading", "We run a café on Bridge Street", "I manage a
-restaurant on Mill Road", "our shop in
-Stockport", "our practice, Elm Dental on Mill Lane", "my office car park at Kings Place"):
-nobody misstates their own street or town."""
+"""Where the user lives, works or comes from, said of a gazetteer town or a street named
+"<Name> <Suffix>" ("I'm on Cedar Avenue in Reading", "We run a café on Bridge Street", "I
+manage a restaurant on Mill Road", "our shop in Stockport", "our practice, Elm Dental on Mill
+Lane", "my office car park at Kings Place", "I'm from Salford"): nobody misstates their own
+street or town."""
 
 _RELATIVE_SUBJECT_RE = re.compile(r"\b(?:who|which|that)\s+[^,.;:!?]*$", re.I)
 _FINITE_AFTER_RE = re.compile(
@@ -347,7 +347,7 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
         return True
     if _STREET_RE.search(span.text) and not re.search(r"\d", span.text) and _OWN_PLACE_RE.search(before):
         return True
-    if (street_name(span.text) or gazetteer_town(span.text)) and _OWN_TOWN_RE.search(before):
+    if (street_name(span.text) or _names_town(span.text)) and _OWN_TOWN_RE.search(before):
         return True
     if _RELATIVE_SUBJECT_RE.search(
         ctx.prompt[max(0, span.start - 60) : span.start]
@@ -420,7 +420,7 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     # a multi-word declared slot ("Thursday next week", "Toronto, Ontario"): correct a value
     # detected inside it and restate the whole slot ("Wednesday next week, I mean Thursday
     # next week")
-    for part in detect(span.text):
+    for part in detect(span.text) + _town_part(ctx, span):
         if part.kind not in _PART_KINDS or part.text == span.text:
             continue
         if part.kind == "place" and _locates_landmark(ctx, span):
@@ -441,6 +441,28 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
             # before a correction phrase reads as a garbled comma chain
             return _cut_at_comma(span.text[: part.start] + wrong + span.text[part.end :], span.text)
     return None
+
+
+_TOWN_THEN_REGION_RE = re.compile(r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}),\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?")
+"""A declared "<Town>, <County or State>" ("Stockport, Cheshire", "Plano, Texas")."""
+
+
+def _names_town(value: str) -> bool:
+    """Whether ``value`` is a gazetteer town, alone or heading "<Town>, <Region>"."""
+    m = _TOWN_THEN_REGION_RE.fullmatch(value)
+    return gazetteer_town(m.group(1) if m else value) is not None
+
+
+def _town_part(ctx: TaskContext, span: Span) -> list[Span]:
+    """The gazetteer town heading a declared "<Town>, <Region>" slot after a preposition of
+    place, as a part to correct ("near Salford, no, Stockport, Cheshire"): the county or state
+    stays as it is."""
+    m = _TOWN_THEN_REGION_RE.fullmatch(span.text)
+    if not m or gazetteer_town(m.group(1)) is None:
+        return []
+    if not _TOWN_BEFORE_RE.search(ctx.prompt[max(0, span.start - 20) : span.start]):
+        return []
+    return [Span(0, m.end(1), "place", m.group(1))]
 
 
 def _cut_at_comma(wrong: str, value: str) -> str:
