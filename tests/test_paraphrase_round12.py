@@ -63,3 +63,31 @@ def test_a_prompt_the_established_rules_cover_keeps_its_variants() -> None:
     # "Do I need to bring a towel?" is already asked indirectly; the round-twelve swap is not added
     got = variants("Do I need to bring a towel?")
     assert all("have to" not in text for text in got) and got
+
+
+def test_a_price_for_an_action_is_asked_with_how_much_is_it_to() -> None:
+    got = variants("whats the price to rent a kayak for the afternoon were a group of 3")
+    assert got == ["how much is it to rent a kayak for the afternoon were a group of 3"]
+
+
+def test_a_wh_question_wrapped_in_could_you_tell_me_is_asked_directly() -> None:
+    assert variants(
+        "The dryer we bought in May stopped heating. Could you tell me when I can return it?"
+    ) == ["The dryer we bought in May stopped heating. When can I return it?"]
+    assert variants(
+        "Our gutters were due a clean last week. Could you tell me when someone's actually coming?"
+    ) == ["Our gutters were due a clean last week. When is someone actually coming?"]
+
+
+def test_has_after_a_pronoun_is_never_read_as_is() -> None:
+    # "someone's been" is "someone has been": no direct question is made from it
+    assert variants("The order is late. Could you tell me when someone's been assigned?") == []
+
+
+def test_a_closing_whats_going_on_in_a_run_on_is_asked_in_its_own_case() -> None:
+    got = variants("the new sofa was due by 10 its gone 4 now whats going on")
+    assert got == ["the new sofa was due by 10 its gone 4 now can you tell me whats going on"]
+
+
+def test_a_lower_case_tell_me_question_stays_lower_case() -> None:
+    assert variants("could you tell me when we can pick up the keys?") == ["when can we pick up the keys?"]

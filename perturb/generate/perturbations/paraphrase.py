@@ -2180,6 +2180,24 @@ _FREE_RE = re.compile(
 """A question of availability ("Are you free on the 3rd?"): "free" of a person is "available"."""
 
 
+_PRICE_TO_RE = re.compile(
+    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?:price|cost|charge) to (?=[a-z])"
+)
+"""A price asked for an action ("whats the price to hire a wetsuit"): "how much is it to" asks the same."""
+_TELL_ME_WH_RE = re.compile(
+    r"^(?P<lead>(?:Could|Can|could|can) you (?:please )?tell me )(?P<wh>when|where|what time|why|how soon) "
+    r"(?P<subj>I|we|you|he|she|they|someone|somebody|anyone|anybody)"
+    r"(?P<aux> (?:can|will|could|should|would|is|are)"
+    r"|['’]s(?= (?:actually |still |really |now )?[a-z]+ing\b))"
+    r" (?P<rest>[a-z][^?]*)\?$"
+)
+"""A wh-question wrapped in "could you tell me" with a pronoun subject ("Could you tell me when
+I can collect it?", "... when someone's actually coming?"): the pronoun marks the subject's
+end, so the question is asked directly whatever follows ("'s" only as "is" before an -ing verb)."""
+_GOING_ON_END_RE = re.compile(r"(?<=[a-z0-9] )(?P<what>whats|what's|what is) going on$")
+"""A lower-case run-on's closing "whats going on" after a complaint typed on before it."""
+
+
 _SECOND_PRICE_RE = re.compile(r"\b(?:cost|costs|price|how much)\b", re.I)
 """A price asked again later in the sentence: "how much is the charge ... how much" is never made."""
 _R12_PRONOUNS = frozenset("I i we you u they he she it".split())
@@ -2249,6 +2267,28 @@ def _r12_free(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     return "word:free", m.end() - len("free "), m.end() - 1, "available"
 
 
+def _r12_price_to(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "whats the price to hire X" -> "how much is it to hire X"."""
+    how = "H" if m.group("what")[0] == "W" else "h"
+    return "question:how_much", m.start(), m.end(), f"{how}ow much is it to "
+
+
+def _r12_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Could you tell me when I can collect it?" -> "When can I collect it?"; "... when
+    someone's actually coming?" -> "When is someone actually coming?"."""
+    aux = m.group("aux").strip()
+    aux = "is" if aux in ("'s", "’s") else aux
+    wh = m.group("wh")
+    first = wh[0].upper() if m.group("lead")[0].isupper() else wh[0]  # lower case stays lower case
+    new = f"{first}{wh[1:]} {aux} {m.group('subj')} {m.group('rest')}?"
+    return "question:direct", m.start(), m.end(), new
+
+
+def _r12_going_on(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "... its half 2 now whats going on" -> "... its half 2 now can you tell me whats going on"."""
+    return "question:indirect", m.start(), m.end(), f"can you tell me {m.group('what')} going on"
+
+
 _ROUND12_RULES = (
     (_NEED_HAVE_RE, _r12_need_have),
     (_OR_CAN_RE, _r12_or_could),
@@ -2258,6 +2298,9 @@ _ROUND12_RULES = (
     (_BEST_TIME_RE, _r12_best_time),
     (_PRICE_NOUN_RE, _r12_charge),
     (_FREE_RE, _r12_free),
+    (_PRICE_TO_RE, _r12_price_to),
+    (_TELL_ME_WH_RE, _r12_tell_me_wh),
+    (_GOING_ON_END_RE, _r12_going_on),
 )
 """Each round-twelve shape and its rewrite: a match -> (rule name, start, end, replacement)
 within the sentence, or None where the shape's content refuses it."""
