@@ -91,3 +91,21 @@ def test_a_closing_whats_going_on_in_a_run_on_is_asked_in_its_own_case() -> None
 
 def test_a_lower_case_tell_me_question_stays_lower_case() -> None:
     assert variants("could you tell me when we can pick up the keys?") == ["when can we pick up the keys?"]
+
+
+def test_round_twelve_refusals_where_the_shape_could_mean_something_else() -> None:
+    # "what's the charge for?" asks its reason; a bare "charge" may ask which one it is
+    assert all("How much" not in text for text in variants("Could I ask something. What's the charge for?"))
+    assert all("how much" not in text for text in variants("whats the charge on my card from tuesday"))
+    # "the cost to you" is no action priced
+    assert all("how much is it" not in text for text in variants("whats the cost to you of a late return"))
+    # a second indirect question joined on keeps the first indirect
+    prompt = "Our gutters were due a clean. Could you tell me when someone's coming and what they'll do?"
+    assert variants(prompt) == []
+
+
+def test_or_just_in_case_is_an_idiom_never_or_only() -> None:
+    got = variants("Does the boat need to be booked, or can we just turn up, or just in case should we ring?")
+    assert got == [
+        "Does the boat have to be booked, or could we just turn up, or just in case should we ring?"
+    ]

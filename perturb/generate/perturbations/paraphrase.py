@@ -2153,7 +2153,7 @@ _OR_CAN_RE = re.compile(
 )
 """The second half of an alternative question ("..., or can it stand on gravel?"): "can" ->
 "could" keeps the possibility asked about, with both alternatives kept."""
-_OR_JUST_RE = re.compile(r"(?<![\w'])or just (?=(?:the|a|an|my|our|your|one|for|on|in|at)\b)")
+_OR_JUST_RE = re.compile(r"(?<![\w'])or just (?=(?:the|a|an|my|our|your|one|for|on|in|at)\b)(?!in case\b)")
 """An alternative narrowed by "just" ("... cover the hinge or just the glass"): "only" says the same."""
 _HOW_MUCH_AND_RE = re.compile(
     r"(?P<how>[Hh])ow much (?P<be>is|are) (?P<np>(?:the|a|an|one|your|each) [^?,;.!]{1,80}?)"
@@ -2171,17 +2171,19 @@ _BEST_TIME_RE = re.compile(
 _PRICE_NOUN_RE = re.compile(
     r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?P<adj>(?:minimum|maximum|hourly|daily|weekly|"
     r"monthly|call[- ]out|standard|usual|going) )?(?P<noun>charge|fee|rate)(?=[ ?]|$)"
+    r"(?! (?:for|about|on|from)\b)"
 )
 """A question about a named charge ("whats the minimum charge at ...", "What is the hourly
 rate?"): the amount is asked for with "how much"."""
 _FREE_RE = re.compile(
-    r"(?<![\w'])(?P<are>[Aa]re|[Ww]ould) you (?P<be>be )?free (?=(?:on|that|this|next|tomorrow|in|at|for)\b)"
+    r"(?<![\w'])(?P<are>[Aa]re|[Ww]ould) you (?P<be>be )?free (?=(?:on|that|this|next|tomorrow|in|at)\b)"
 )
 """A question of availability ("Are you free on the 3rd?"): "free" of a person is "available"."""
 
 
 _PRICE_TO_RE = re.compile(
-    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?:price|cost|charge) to (?=[a-z])"
+    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?:price|cost|charge) to "
+    r"(?=[a-z])(?!(?:the|a|an|me|you|us|them|my|our|your|their|his|her)\b)"
 )
 """A price asked for an action ("whats the price to hire a wetsuit"): "how much is it to" asks the same."""
 _TELL_ME_WH_RE = re.compile(
@@ -2194,6 +2196,8 @@ _TELL_ME_WH_RE = re.compile(
 """A wh-question wrapped in "could you tell me" with a pronoun subject ("Could you tell me when
 I can collect it?", "... when someone's actually coming?"): the pronoun marks the subject's
 end, so the question is asked directly whatever follows ("'s" only as "is" before an -ing verb)."""
+_JOINED_WH_RE = re.compile(r"\b(?:and|or) (?:what|when|where|how|who|why|which|whether|if)\b")
+"""A second indirect question joined on: the first cannot be made direct alone."""
 _GOING_ON_END_RE = re.compile(r"(?<=[a-z0-9] )(?P<what>whats|what's|what is) going on$")
 """A lower-case run-on's closing "whats going on" after a complaint typed on before it."""
 
@@ -2258,6 +2262,8 @@ def _r12_charge(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     asked again later in the sentence)."""
     if _SECOND_PRICE_RE.search(m.string[m.end() : m.end() + 200]):
         return None
+    if m.group("adj") is None and m.group("noun") != "rate":
+        return None  # "whats the charge on my card" may ask which charge it is, not its amount
     how = "H" if m.group("what")[0] == "W" else "h"
     return "question:how_much", m.start(), m.end("what"), f"{how}ow much is"
 
@@ -2276,6 +2282,8 @@ def _r12_price_to(m: re.Match[str]) -> tuple[str, int, int, str] | None:
 def _r12_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "Could you tell me when I can collect it?" -> "When can I collect it?"; "... when
     someone's actually coming?" -> "When is someone actually coming?"."""
+    if _JOINED_WH_RE.search(m.group("rest")):
+        return None  # "when someone's coming and what they'll do": a second indirect question
     aux = m.group("aux").strip()
     aux = "is" if aux in ("'s", "’s") else aux
     wh = m.group("wh")
