@@ -2235,6 +2235,206 @@ def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     return [(name, [(a, b, _after_wake(new)) for a, b, new in edits]) for name, edits in ops]
 
 
+# --- Round twelve: rules by grammatical shape, used when the rules above leave a prompt
+# without a variant (so every prompt they already cover keeps its variants) ---
+
+_R12_SUBJ = (
+    r"(?:I|i|we|you|u|they|he|she|it"
+    r"|(?:the|my|our|your|this|that|these|those|his|her|their) [^\s?,.;!]+(?: [^\s?,.;!]+){0,3}?)"
+)
+_NEED_HAVE_RE = re.compile(
+    r"(?<![\w'])(?P<aux>[Dd]o|[Dd]oes|[Dd]id) (?P<subj>" + _R12_SUBJ + r") (?P<modal>need|have) to (?=[a-z])"
+)
+"""An inverted question of necessity ("Does the van need to be ...", "do i have to pay ..."):
+"need to" and "have to" after an inverted do-auxiliary ask the same, whatever the subject."""
+_OR_CAN_RE = re.compile(
+    r"(?<![\w'])(?P<or>or|Or) (?P<can>can) (?P<subj>I|i|we|you|u|it|they|he|she) (?=[a-z])"
+)
+"""The second half of an alternative question ("..., or can it stand on gravel?"): "can" ->
+"could" keeps the possibility asked about, with both alternatives kept."""
+_OR_JUST_RE = re.compile(r"(?<![\w'])or just (?=(?:the|a|an|my|our|your|one|for|on|in|at)\b)(?!in case\b)")
+"""An alternative narrowed by "just" ("... cover the hinge or just the glass"): "only" says the same."""
+_HOW_MUCH_AND_RE = re.compile(
+    r"(?P<how>[Hh])ow much (?P<be>is|are) (?P<np>(?:the|a|an|one|your|each) [^?,;.!]{1,80}?)"
+    r"(?= and (?:do|does|can|could|will|would|is|are|when|what|how|where|who|which)(?![\w'’]))"
+)
+"""A price question with a second question joined by "and" ("how much is a box of 50 plugs
+and do you deliver"): the first is a noun phrase priced, asked with "cost"; the noun phrase
+ends where the joined question starts, so "fish and chips" (no question after "and") is no match."""
+_WHO_TALK_RE = re.compile(r"(?P<who>[Ww]ho) do (?P<subj>I|i|we) (?:talk|speak) to\b")
+"""A question of whom to contact ("Who do I talk to about a refund?")."""
+_BEST_TIME_RE = re.compile(
+    r"(?P<when>[Ww]hen) is the best time (?P<of>of (?:the )?(?:year|day|week|month) )?to (?=[a-z])"
+)
+"""A question of timing advice ("When is the best time of year to sow grass?")."""
+_PRICE_NOUN_RE = re.compile(
+    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?P<adj>(?:minimum|maximum|hourly|daily|weekly|"
+    r"monthly|call[- ]out|standard|usual|going) )?(?P<noun>charge|fee|rate)(?=[ ?]|$)"
+    r"(?! (?:for|about|on|from)\b)"
+)
+"""A question about a named charge ("whats the minimum charge at ...", "What is the hourly
+rate?"): the amount is asked for with "how much"."""
+_FREE_RE = re.compile(
+    r"(?<![\w'])(?P<are>[Aa]re|[Ww]ould) you (?P<be>be )?free (?=(?:on|that|this|next|tomorrow|in|at)\b)"
+)
+"""A question of availability ("Are you free on the 3rd?"): "free" of a person is "available"."""
+
+
+_PRICE_TO_RE = re.compile(
+    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?:price|cost|charge) to "
+    r"(?=[a-z])(?!(?:the|a|an|me|you|us|them|my|our|your|their|his|her)\b)"
+)
+"""A price asked for an action ("whats the price to hire a wetsuit"): "how much is it to" asks the same."""
+_TELL_ME_WH_RE = re.compile(
+    r"^(?P<lead>(?:Could|Can|could|can) you (?:please )?tell me )(?P<wh>when|where|what time|why|how soon) "
+    r"(?P<subj>I|we|you|he|she|they|someone|somebody|anyone|anybody)"
+    r"(?P<aux> (?:can|will|could|should|would|is|are)"
+    r"|['’]s(?= (?:actually |still |really |now )?[a-z]+ing\b))"
+    r" (?P<rest>[a-z][^?]*)\?$"
+)
+"""A wh-question wrapped in "could you tell me" with a pronoun subject ("Could you tell me when
+I can collect it?", "... when someone's actually coming?"): the pronoun marks the subject's
+end, so the question is asked directly whatever follows ("'s" only as "is" before an -ing verb)."""
+_JOINED_WH_RE = re.compile(r"\b(?:and|or) (?:what|when|where|how|who|why|which|whether|if)\b")
+"""A second indirect question joined on: the first cannot be made direct alone."""
+_GOING_ON_END_RE = re.compile(r"(?<=[a-z0-9] )(?P<what>whats|what's|what is) going on$")
+"""A lower-case run-on's closing "whats going on" after a complaint typed on before it."""
+
+
+_SECOND_PRICE_RE = re.compile(r"\b(?:cost|costs|price|how much)\b", re.I)
+"""A price asked again later in the sentence: "how much is the charge ... how much" is never made."""
+_R12_PRONOUNS = frozenset("I i we you u they he she it".split())
+
+
+def _r12_value_free(text: str) -> bool:
+    """No clause of its own in a noun phrase (no verb-like word, no new subject)."""
+    return not _has_verbish(text) and not _NEW_CLAUSE_RE.search(text)
+
+
+def _r12_need_have(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "do X need to" <-> "do X have to" (never with a clause inside the subject: "does the
+    one you sent need to ...")."""
+    subj = m.group("subj")
+    if subj not in _R12_PRONOUNS and not _r12_value_free(subj):
+        return None
+    new = "have" if m.group("modal") == "need" else "need"
+    return "word:need_have", m.start("modal"), m.end("modal"), new
+
+
+def _r12_or_could(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "or can it X" -> "or could it X"."""
+    return "word:or_could", m.start("can"), m.end("can"), "could"
+
+
+def _r12_or_only(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "or just the X" -> "or only the X"."""
+    return "word:or_only", m.start(), m.end(), "or only"
+
+
+def _r12_how_much(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "how much is NP and <question>" -> "what does NP cost and <question>" (never of an
+    amount: "the deposit" does not cost one)."""
+    np = m.group("np")
+    if not _r12_value_free(np) or set(np.split()) & _AMOUNT_NOUNS:
+        return None
+    do = "does" if m.group("be") == "is" else "do"
+    what = "W" if m.group("how") == "H" else "w"
+    return "question:direct", m.start(), m.end(), f"{what}hat {do} {np} cost"
+
+
+def _r12_who(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Who do I talk to" -> "Who should I speak to"."""
+    return "question:who", m.start(), m.end(), f"{m.group('who')} should {m.group('subj')} speak to"
+
+
+def _r12_best_time(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "When is the best time of year to" -> "What time of year is best to"; "When is the best
+    time to" -> "What is the best time to"."""
+    what = "W" if m.group("when")[0] == "W" else "w"
+    of = m.group("of")
+    new = f"{what}hat time {of}is best to " if of else f"{what}hat is the best time to "
+    return "question:best_time", m.start(), m.end(), new
+
+
+def _r12_charge(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "whats the minimum charge" -> "how much is the minimum charge" (never when a price is
+    asked again later in the sentence)."""
+    if _SECOND_PRICE_RE.search(m.string[m.end() : m.end() + 200]):
+        return None
+    if m.group("adj") is None and m.group("noun") != "rate":
+        return None  # "whats the charge on my card" may ask which charge it is, not its amount
+    how = "H" if m.group("what")[0] == "W" else "h"
+    return "question:how_much", m.start(), m.end("what"), f"{how}ow much is"
+
+
+def _r12_free(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Are you free on X" -> "Are you available on X"."""
+    return "word:free", m.end() - len("free "), m.end() - 1, "available"
+
+
+def _r12_price_to(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "whats the price to hire X" -> "how much is it to hire X"."""
+    how = "H" if m.group("what")[0] == "W" else "h"
+    return "question:how_much", m.start(), m.end(), f"{how}ow much is it to "
+
+
+def _r12_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Could you tell me when I can collect it?" -> "When can I collect it?"; "... when
+    someone's actually coming?" -> "When is someone actually coming?"."""
+    if _JOINED_WH_RE.search(m.group("rest")):
+        return None  # "when someone's coming and what they'll do": a second indirect question
+    aux = m.group("aux").strip()
+    aux = "is" if aux in ("'s", "’s") else aux
+    wh = m.group("wh")
+    first = wh[0].upper() if m.group("lead")[0].isupper() else wh[0]  # lower case stays lower case
+    new = f"{first}{wh[1:]} {aux} {m.group('subj')} {m.group('rest')}?"
+    return "question:direct", m.start(), m.end(), new
+
+
+def _r12_going_on(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "... its half 2 now whats going on" -> "... its half 2 now can you tell me whats going on"."""
+    return "question:indirect", m.start(), m.end(), f"can you tell me {m.group('what')} going on"
+
+
+_ROUND12_RULES = (
+    (_NEED_HAVE_RE, _r12_need_have),
+    (_OR_CAN_RE, _r12_or_could),
+    (_OR_JUST_RE, _r12_or_only),
+    (_HOW_MUCH_AND_RE, _r12_how_much),
+    (_WHO_TALK_RE, _r12_who),
+    (_BEST_TIME_RE, _r12_best_time),
+    (_PRICE_NOUN_RE, _r12_charge),
+    (_FREE_RE, _r12_free),
+    (_PRICE_TO_RE, _r12_price_to),
+    (_TELL_ME_WH_RE, _r12_tell_me_wh),
+    (_GOING_ON_END_RE, _r12_going_on),
+)
+"""Each round-twelve shape and its rewrite: a match -> (rule name, start, end, replacement)
+within the sentence, or None where the shape's content refuses it."""
+
+
+def _round12_ops(masked: str, start: int, end: int) -> list[Op]:
+    """Round-twelve rewrites chosen by a question's grammatical shape, safe for any content of
+    that shape (:data:`_ROUND12_RULES`): "do X need to" <-> "do X have to"; "or can it" ->
+    "or could it" and "or just" -> "or only" in an alternative question (both alternatives
+    kept); "how much is NP and <question>" -> "what does NP cost and <question>"; "Who do I
+    talk to" -> "Who should I speak to"; "When is the best time of year to" -> "What time of
+    year is best to"; "whats the minimum charge" -> "how much is the minimum charge"; "Are you
+    free on X" -> "Are you available on X". Only in a sentence that asks; lower case stays
+    lower case; no punctuation is added."""
+    sentence = masked[start:end]
+    if not ("?" in sentence or (_lower_style(masked) and sentence[-1:] not in ".!")):
+        return []
+    ops: list[Op] = []
+    for rx, rewrite in _ROUND12_RULES:
+        for m in rx.finditer(sentence):
+            found = rewrite(m)
+            if found is not None:
+                name, a, b, new = found
+                ops.append((name, [(start + a, start + b, new)]))
+    return ops
+
+
 def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     spans = sentence_spans(masked)
     ops: list[Op] = []
@@ -2311,8 +2511,23 @@ def _swap_fits(masked: str, op: Op) -> bool:
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    """A paraphrase at ``level``: the established rules first; only when they leave no variant
+    are the round-twelve shape rules (:func:`_round12_ops`) added, so every prompt the
+    established rules cover keeps its variants."""
     masked = ctx.masked
     ops = _all_ops(masked, rng)
+    try:
+        return _generate_from(ctx, ops, level, rng)
+    except SkipGeneration:
+        extra = [op for a, b in sentence_spans(masked) for op in _round12_ops(masked, a, b)]
+        if not extra:
+            raise
+    return _generate_from(ctx, [*ops, *extra], level, rng)
+
+
+def _generate_from(ctx: TaskContext, ops: list[Op], level: float, rng: random.Random) -> Variant:
+    """:func:`generate` from the rewrites ``ops`` found in the prompt."""
+    masked = ctx.masked
     if not ops:
         raise SkipGeneration(
             "no paraphrase rule applies (no known request framing, phrase or clause to rewrite)"
