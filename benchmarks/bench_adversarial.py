@@ -71,6 +71,12 @@ PATTERNS = {
     "call_at": "call Mark at Acme ",
     "measure": "about 18 inches long, ",
     "booking_verb": "I'm booking the room and ",
+    # round twelve's paraphrase shapes (tried only when the older rules leave no variant): an
+    # alternative question's "need to"/"or can"/"or just", "how much is NP and <question>",
+    # a named charge read ahead for a second price, "could you tell me when I can"
+    "or_need_run": "does the van need to go or can it stay or just the ",
+    "how_much_and": "how much is the big tray of buns and do you whats the minimum charge and ",
+    "tell_me_run": "Could you tell me when I can ",
 }
 
 

@@ -39,8 +39,10 @@ def test_can_you_with_an_if_clause_keeps_the_clause() -> None:
 
 
 def test_an_obligation_is_asked_as_a_requirement() -> None:
+    # at a level the requirement alone leaves trivial, round twelve's "or could" joins it
     assert variants("Do we have to wear gloves or can we use our own?") == [
-        "Are we required to wear gloves or can we use our own?"
+        "Are we required to wear gloves or can we use our own?",
+        "Are we required to wear gloves or could we use our own?",
     ]
     assert variants("Hi, do I have to print the ticket?") == [
         "Hello, am I required to print the ticket?",

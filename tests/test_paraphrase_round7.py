@@ -187,7 +187,12 @@ def test_me_before_a_time_is_no_object_so_an_appointment_question_stays_a_questi
 
 
 def test_a_request_with_a_second_question_joined_on_stays_a_question() -> None:
-    assert variants("Can you fix the tap today or do I need to call someone else?") == []
+    # round twelve's "need to" -> "have to" makes the second half's change; the request stays a question
+    assert variants("Can you fix the tap today or do I need to call someone else?") == [
+        "Can you please fix the tap today or do I have to call someone else?",
+        "Could you please fix the tap today or do I have to call someone else?",
+        "Would you fix the tap today or do I have to call someone else?",
+    ]
 
 
 def test_clipped_how_much_to_what_is_going_on_and_a_wish_for_it_done() -> None:

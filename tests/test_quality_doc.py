@@ -37,6 +37,7 @@ SETS = [
     "benchmarks/heldout7",
     "benchmarks/heldout8",
     "benchmarks/heldout9",
+    "benchmarks/heldout10",
 ]
 LABELLED = [
     ("benchmarks/heldout", "before"),
@@ -64,6 +65,9 @@ LABELLED = [
     ("benchmarks/heldout9", "before"),
     ("benchmarks/heldout9", "round11"),
     ("benchmarks/heldout9", "after"),
+    ("benchmarks/heldout10", "before"),
+    ("benchmarks/heldout10", "round12"),
+    ("benchmarks/heldout10", "after"),
 ]
 
 

@@ -39,6 +39,9 @@ from tests.test_reorder_rules import _all_texts, _task
                 "look into it? My member number is 55821.",
                 "Waiting on the refund for my cancelled yoga class. It was due back last week. My member "
                 "number is 55821. Could you look into it?",
+                # round twelve: the statement right before the question moves behind it
+                "My member number is 55821. Waiting on the refund for my cancelled yoga class. Could you "
+                "look into it? It was due back last week.",
             },
         ),
         # "Also, ..." after the identifier is glued to the request before it, not to the number
@@ -96,7 +99,10 @@ def test_identifier_statements(prompt: str, slots: dict[str, str], expected: set
             {"day": "Monday", "id": "BK-7781"},
             {
                 "I dropped my bike off for a service on Monday. It still isn't ready. When can I collect "
-                "it? Job number BK-7781."
+                "it? Job number BK-7781.",
+                # round twelve: the statement right before the question moves behind it
+                "I dropped my bike off for a service on Monday, job number BK-7781. When can I collect "
+                "it? It still isn't ready.",
             },
         ),
         # right after its sentence (wherever that sentence goes) the label is written back in it

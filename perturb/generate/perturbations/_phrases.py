@@ -10,6 +10,9 @@ case-insensitively on whole words of the masked prompt. Conditions:
 * ``at_start``: the phrase opens a sentence or a clause after ``;``, ``:`` or a dash
   ("Happy to pay ...");
 * ``not_at_start``: the phrase does not open a sentence;
+* ``not_at_clause_end``: the phrase is followed by a word, never by punctuation or the end
+  (an adjective swap such as "extra" -> "additional" needs its noun: "pay the driver extra."
+  uses "extra" as an adverb);
 * ``object_in``: the noun the phrase acts on (the first of the next four words that is in
   this list, before a stop) must be one of these ("book a table" -> "reserve a table", but
   never "reserve a haircut");
@@ -80,6 +83,8 @@ def _fits(entry: dict[str, Any], masked: str, start: int, end: int, vocabulary: 
     if entry.get("at_start") and lead and lead[-1] not in ".!?;:—–":
         return False
     if entry.get("not_at_start") and (not lead or lead[-1] in ".!?"):
+        return False
+    if entry.get("not_at_clause_end") and not re.match(r" +[\w\ue000]", masked[end : end + 2]):
         return False
     if "context_in" in entry and not vocabulary & set(entry["context_in"]):
         return False

@@ -8,7 +8,10 @@ digit slip of a figure that is not round, another count (never "1 nights": with 
 the wrong count is two or more, and "1 passenger" becomes "2 passengers"), a year, an age or a
 numbered name ("Gate 12") off by one, a relative date that fits the sentence's tense, an ID
 with a slip that keeps its structure, a nearby city of the same country (Manchester -> Leeds,
-not Honolulu or Bristol), or another member of a known category (economy -> business).
+not Honolulu or Bristol), a declared town's neighbour of comparable size from the GeoNames
+gazetteer (``data/towns.json``: Stockport -> Salford), another very common street of the same
+suffix (Bridge Street -> Church Street), the duration next to one of a single unit (a
+fortnight -> a week), or another member of a known category (economy -> business).
 It never repeats a value the prompt already states ("from Tuesday to
 Thursday" never corrects Thursday from Tuesday).
 """
@@ -111,6 +114,100 @@ def listed_place(value: str) -> str | None:
     if value.islower():
         return next((name for name in region if name.lower() == value), None)
     return None
+
+
+@functools.lru_cache(maxsize=1)
+def _towns() -> tuple[dict[str, tuple[str, ...]], frozenset[str]]:
+    """town -> its plausible mix-ups, and the towns named by a common English word, from
+    ``data/towns.json`` (GeoNames, CC BY 4.0; built by ``benchmarks/build_towns.py``)."""
+    data = load_data("towns")
+    table = {name: tuple(near) for country in data["towns"].values() for name, near in country.items()}
+    return table, frozenset(data["common"])
+
+
+def gazetteer_town(value: str) -> str | None:
+    """The town of ``data/towns.json`` that ``value`` names: exactly, or in lower case when the
+    value is typed all lower case ("stockport" -> "Stockport"); None otherwise."""
+    table, _ = _towns()
+    if value in table:
+        return value
+    if value.islower():
+        titled = " ".join(w.capitalize() for w in value.split(" "))
+        return titled if titled in table else None
+    return None
+
+
+def common_word_town(name: str) -> bool:
+    """A town whose name is also a common English word ("Reading", "Bath"): never read as a
+    town unless a task declares it as a place."""
+    return name in _towns()[1]
+
+
+def _wrong_town(value: str, rng: random.Random, avoid: Collection[str]) -> str | None:
+    """A town of the same country a short trip away and of comparable size ("Stockport" ->
+    "Salford"), in the value's case; None for a town with no mix-up."""
+    town = gazetteer_town(value)
+    if town is None:
+        return None
+    avoid_low = {a.lower() for a in avoid}
+    others = [t for t in _towns()[0][town] if t.lower() not in avoid_low]
+    return same_case(value, rng.choice(others)) if others else None
+
+
+_STREET_SUFFIXES = "Street|Road|Lane|Avenue|Close|Drive|Way|Crescent|Grove|Place|St|Rd|Ln|Ave|Dr"
+_STREET_NAME_RE = re.compile(rf"((?:[A-Z][a-z]+\s+){{1,2}})({_STREET_SUFFIXES})(\.?)")
+"""A street named as "<Name> <Suffix>" ("Bridge Street", "Upper Mill Lane", "Bridge St.")."""
+_SUFFIX_ABBREVIATIONS = {"St": "Street", "Rd": "Road", "Ln": "Lane", "Ave": "Avenue", "Dr": "Drive"}
+"""A suffix typed short: the wrong street keeps the short form ("Bridge St" -> "Church St")."""
+
+
+def street_name(value: str) -> bool:
+    """Whether ``value`` is a street named as "<Name> <Suffix>", nothing else."""
+    return _STREET_NAME_RE.fullmatch(value) is not None
+
+
+def _wrong_street(value: str, rng: random.Random, avoid_low: set[str]) -> str | None:
+    """Another very common street name of the same suffix ("Bridge Street" -> "Church
+    Street", ``data/streets.json``), in lower case when the value is typed so ("king street"
+    -> "mill street"); a house number, when the slot has one, is corrected through the
+    number instead."""
+    titled = " ".join(w.capitalize() for w in value.split(" ")) if value.islower() else value
+    m = _STREET_NAME_RE.fullmatch(titled)
+    if not m:
+        return None
+    suffix = m.group(2) + m.group(3)
+    names: list[str] = load_data("streets")["streets"][_SUFFIX_ABBREVIATIONS.get(m.group(2), m.group(2))]
+    own = m.group(1).strip()
+    others = [f"{n} {suffix}" for n in names if n != own and f"{n} {suffix}".lower() not in avoid_low]
+    return same_case(value, rng.choice(others)) if others else None
+
+
+_DURATIONS = {
+    "an hour": "half an hour",
+    "a night": "two nights",
+    "a day": "two days",
+    "a week": "a fortnight",
+    "a fortnight": "a week",
+    "a month": "six weeks",
+    "a year": "two years",
+}
+"""A duration said as one unit and the one next to it a person might say first ("for a
+fortnight" -> "for a week, no, a fortnight")."""
+_DURATION_BEFORE_RE = re.compile(
+    r"\b(?:for|in|within|about|around|over|nearly|almost|roughly|another|takes?|took|lasts?|lasted)\s+$",
+    re.I,
+)
+"""What comes before a stretch of time (never "twice a week" or "£40 a month": a rate; nor
+"after a year" or "longer than a week": a threshold, often a firm's rule the user asks about)."""
+
+
+def _wrong_duration(value: str, before: str) -> str | None:
+    """The duration next to a declared one ("a fortnight" -> "a week", "a month" -> "six
+    weeks"), when the words before it make it a stretch of time, not a rate."""
+    other = _DURATIONS.get(value.lower())
+    if other is None or not _DURATION_BEFORE_RE.search(before[-_NEAR:]):
+        return None
+    return match_first_case(value, other)
 
 
 def same_case(template: str, value: str) -> str:
@@ -615,7 +712,11 @@ def wrong_value(
     place = value if place_kind(value) else listed_place(value)
     if place is not None:
         wrong_place = _wrong_place(place, rng, avoid)
+        if wrong_place is None and kind == "place" and not common_word_town(place):
+            return _wrong_town(value, rng, avoid)  # a listed city alone in its region
         return None if wrong_place is None else same_case(value, wrong_place)
+    if kind == "place" and gazetteer_town(value):
+        return _wrong_town(value, rng, avoid)  # a declared town ("Stockport", "stockport")
     group = category_of(value)
     if group is not None:
         others = [g for g in group if g.lower() != value.lower() and g.lower() not in avoid_low]
@@ -650,7 +751,8 @@ def wrong_value(
             found = _avoiding(lambda: _wrong_id(value, rng), avoid_low)  # a zip or account number
         if found is None and kind == "slot":
             found = _wrong_relative(value, tense(before, after)) or _wrong_ordinal(value, rng)
-            found = found or _wrong_half_hour(value)
+            found = found or _wrong_half_hour(value) or _wrong_duration(value, before)
+            found = found or _wrong_street(value, rng, avoid_low)
             if found is None and not _KIN_RE.search(before):
                 found = _wrong_name(value, rng, avoid_low)
         return found

@@ -159,6 +159,10 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         if nxt not in d["noun_starts"] or _PURPOSE_RE.match(rest):
             return []  # "I need some cash to feel safe" states a need; "Could I have ..." asks
         choices = [p for p in d["noun_framings"] if p.lower() != prefix.lower()]
+        if _is_question(prefix) and _CONDITION_RE.search(rest):
+            # "can i get a discount if my son is over 18" asks whether the user may have it:
+            # never "i want a discount if ..."
+            choices = [p for p in choices if _is_question(p)]
     else:
         if nxt in d["not_verbs"]:
             return []
@@ -176,7 +180,20 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # "I'd like to order 3 prints" is the user buying from the helper: never "Can you
         # order 3 prints?" (the helper would buy them elsewhere)
         buys = group == "self" and nxt in _USER_BUYS
-        if nxt in d["self_verbs"] and not (group == "agent" and object_me) and not helper_joined and not buys:
+        # "Could you remove it?" (the fine) is the helper's act: never "I'd like to remove it";
+        # "I'd like to move to a smaller unit" is the user's own move: a helper framing needs
+        # an object after the verb ("I'd like to book a table" -> "Could you book a table?")
+        after_nxt = rest[m.end() :]
+        held = group == "agent" and _is_question(prefix) and _BACK_PRONOUN_RE.match(after_nxt) is not None
+        intransitive = group == "self" and _OBJECT_START_RE.match(after_nxt) is None
+        if (
+            nxt in d["self_verbs"]
+            and not (group == "agent" and object_me)
+            and not helper_joined
+            and not buys
+            and not held
+            and not intransitive
+        ):
             other = d["self_framings"] if group == "agent" else d["agent_framings"]
             choices += [p for p in other if p.lower() != prefix.lower()]
         if group == "self" and nxt in d["action_verbs"] and not object_me:
@@ -195,6 +212,11 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # spoken to a device: "Alexa, can you ...", never "Alexa, please could you ..."
         choices = [p for p in choices if p.lower() not in _NOT_SPOKEN]
     tail = trailing_clause(body)  # after the greeting: "Hello, I'd like ..." is one clause
+    if _CONTRAST_RE.search(body):
+        # "I'd like to cancel, not pause, my subscription.": the comma after the contrast is
+        # no clause break ("Can you help me cancel, not pause? My subscription." is refused)
+        tail = None
+        choices = [p for p in choices if not _is_question(p)]
     if tail:
         tail = (tail[0] + g_end, tail[1] + g_end)
     if tail and sentence.endswith("?"):
@@ -211,7 +233,7 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
         # a polite question never becomes a bare or a demanding order ("Can you push it to
         # Friday?" is never "Push it to Friday." nor "I want you to push it to Friday.")
         choices = [p for p in choices if p.lower() not in _BLUNT]
-        if _OR_ASK_RE.search(rest) or _SECOND_ASK_RE.search(rest):
+        if asks_if_possible(rest):
             # "Can you fix it today or do I need to call someone else?": a second question
             # joined on keeps the first a question ("Please fix it today or do I need to …" is
             # no sentence)
@@ -226,6 +248,17 @@ def _framing_ops(masked: str, start: int, end: int, rng: random.Random) -> list[
     return [_framing_op(masked, start, end, g_end, prefix, group, rest, tail, p) for p in picks]
 
 
+_CONTRAST_RE = re.compile(r",\s+not\s+[a-z]+\s*,", re.I)
+"""A contrast set off by commas inside a request ("cancel, not pause, my subscription")."""
+
+_CONDITION_RE = re.compile(r"\b(?:if|unless|as long as|provided)\b", re.I)
+"""A condition in a question: "Can I get X if ...?" asks whether X is allowed, not for X."""
+
+_BACK_PRONOUN_RE = re.compile(r"\s+(?:it|them|that|this)\b(?!\s+(?:is|are|was|were)\b)", re.I)
+"""A bare pronoun object: the thing is already named, and in the helper's hands ("Could you
+remove it?" for a fine): the helper's act, never "I would like to remove it"."""
+
+
 _LABEL_SUBJECT_RE = re.compile(
     r"\s+\ue000[^\ue001]*\ue001\s+(?:[a-z]{3,}ed|is|was|has|have|had|hasn['’]t|isn['’]t|wasn['’]t|came|went|got|"
     r"never|still|just|finally|only|arrives|shows|says|turned|broke)\b"
@@ -235,22 +268,33 @@ about ("Order FL-3098 arrived today"); it asks no one to order."""
 
 
 _OBJECT_START_RE = re.compile(
-    r"\s+(?:(?:me|us)\s+(?:the|a|an|my|our|your|these|those|it|them|one|two|three|\ue000)"
-    r"|(?:the|a|an|my|our|your|this|that|these|those|it|them|one|two|three|\ue000))",
+    r"\s+(?:(?:me|us)\s+(?:(?:the|a|an|my|our|your|these|those|it|them|one|two|three)(?![\w'’])|\ue000)"
+    r"|(?:the|a|an|another|my|our|your|this|that|these|those|it|them|one|two|three)(?![\w'’])|\ue000)",
     re.I,
 )
 """What opens the object of a request: a determiner, a pronoun or a value, after "me"/"us"
 too ("send me the form"); "me this afternoon" is a time, not an object ("Can you see me this
-afternoon?" asks for an appointment, never "Please see me this afternoon.")."""
+afternoon?" asks for an appointment, never "Please see me this afternoon."). A whole word:
+"and" is no "a" ("Can you wash and iron ten shirts by tomorrow?" asks whether it can be done)."""
 
 
-_GENERIC_OBJECT_RE = re.compile(r"\s+(?:a|an|one|some|any)\b", re.I)
+_GENERIC_OBJECT_RE = re.compile(
+    r"(?:\s+and\s+[a-z]+)?\s+(?:(?:a|an|one|some|any|two|three|four|five|six|seven|eight|nine|ten|"
+    r"eleven|twelve|twenty|fifty|a hundred|\d+)\b"
+    r"|\ue000[^\ue001]*\ue001\s+(?!(?:is|was|has|does|its|his|this|us|yes)\b)[a-z]+s\b)",
+    re.I,
+)
+"""An indefinite object, a count written out ("four suits") included, after the verb or after
+a second verb joined on ("Can you clean and press four suits by Friday?"). A masked value counts
+only before a plural noun ("10 shirts"): it may be a name ("tell Jo ...") or a pronoun ("one of
+them")."""
 _USERS_THING_RE = re.compile(r"\b(?:me|my|mine|us|our|ours)(?![\w'’])", re.I)
 
 
 def _asks_about_service(prefix: str, after: str) -> bool:
     """Whether "Can you VERB a/an X ...?" asks what the helper can do, not for a job on
-    something of the user's: "Can you" (not "Could"/"Would") before an indefinite object with
+    something of the user's: "Can you" (not "Could"/"Would") before an indefinite or counted
+    object ("a date", "four suits"), a second verb joined on or not, with
     nothing of the user's ("me", "my", "us", "our") in the question ("Can you engrave a date
     on the back of a wedding band by Friday?", "Can you print a photo on a mug?") asks about a
     service, and stays a question (never "Please engrave ..."); "Can you send me a copy?"
@@ -412,9 +456,12 @@ something ("some cash to feel comfortable", "the heating to come on"), not a req
 
 
 _COMMA_CLAUSE_RE = re.compile(
-    r",\s+(?:the|these|those|his|her|its|their|your|one|both|all|some|none|nothing|everything)\b", re.I
+    r",\s+(?:the|these|those|his|her|its|their|your|one|both|all|some|none|nothing|everything"
+    r"|(?:he|she|it|they|we)['’](?:s|re|ve|ll|d))\b",
+    re.I,
 )
-"""A comma before what may be a second clause's subject ("..., the shoes are too small")."""
+"""A comma before what may be a second clause's subject ("..., the shoes are too small",
+"..., she's 9")."""
 
 
 def _lower_i(text: str) -> str:
@@ -476,7 +523,10 @@ _VERBISH = frozenset(
 _HOW_RE = re.compile(
     r"([Hh]ow (?:many|much)(?: [a-z]+){0,2}?) (do|will|can|would|should) (I|we|you|they) ([^?]+)\?$"
 )
-_TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (?:do|should|can) (?:I|i|we) ([a-z][^?]*?)\??$")
+_TO_RE = re.compile(r"([Hh]ow|[Ww]here|[Ww]ho|[Ww]hen) (do|should|can) (I|i|we) ([a-z][^?]*?)\??$")
+"""A how/where/who/when question about what the user should do, asked with "to": "How do I
+claim?" -> "how to claim". "When can I" asks when something is possible, never what the user
+should do: "When can I pick it up?" -> "when I can pick it up" (never "when to pick it up")."""
 
 
 def _runs_on(sentence: str) -> bool:
@@ -572,8 +622,10 @@ def _question_ops(
         ops.append(("question:how", [(start + m.start(), end, new)]))
     m = _TO_RE.match(sentence)
     if m and not ops:
-        wh, rest = m.groups()
-        if rest.split(" ", 1)[0].lower() not in _NOT_TO:
+        wh, aux, subject, rest = m.groups()
+        if wh.lower() == "when" and aux == "can":
+            ops.append(("question:to", [(start, end, f"{lead}when {subject} can {rest}{stop}")]))
+        elif rest.split(" ", 1)[0].lower() not in _NOT_TO:
             new = f"{lead}{wh.lower()} to {rest}{stop}"
             ops.append(("question:to", [(start, end, new)]))
     body = masked[start:body_end]
@@ -596,7 +648,7 @@ def _question_ops(
         elif aux.lower() in ("is", "are", "was", "were") and _ING_IN_NP_RE.search(np):
             new = ""  # "When is the plumber fixing the tap": a verb whose end the rule cannot find
         elif aux.lower() in ("is", "are", "was", "were"):
-            new = f"{lead}{wh} {np} {aux.lower()}{rest}{stop}"
+            new = f"{lead}{wh} {be_before_time(np, aux.lower())}{rest}{stop}"
         elif aux.lower() == "will":
             new = f"{lead}{wh} {np} will{rest}{stop}"
         else:  # "do": "what time do doors open" -> "what time doors open"
@@ -688,6 +740,8 @@ def _question_ops(
             stop = "?" if sentence.endswith("?") else stop
         rest = second if second is not None else m.group("rest")
         new = f"{lead}{wh} {subj} {verb}{rest}{stop}"
+        if aux == "do" and _asks_what_to_do(wh, subj, rest):
+            new = f"{lead}{wh} to {rest}{stop}"  # "how long to cook X", never "how long I cook X"
         ops.append(("question:indirect", [(start, end, new)]))
     m = _DO_I_RE.match(body)
     joined = _second_question(m.group("rest")) if m else None
@@ -893,6 +947,17 @@ _MODAL_ACTIVE_RE = re.compile(
 """A yes/no question whose subject is a third party named with a determiner ("Can the
 florist deliver by 11am", "Will my landlord fix it"): asked indirectly as "whether the
 florist can deliver by 11am" when its verb is a known action or coming-round verb."""
+_WITHOUT_RE = re.compile(r"\bwithout\s+[a-z]+ing\b", re.I)
+
+
+def asks_if_possible(rest: str) -> bool:
+    """Whether a "Can you X ...?" question asks if X can be done rather than for X: it joins
+    an alternative or a second question on ("..., or is it too late?", "... or do I need to
+    call someone else?") or sets a condition on how ("... without replacing the lock"). Such
+    a question stays a question in every class (never "Kindly get the broken bit out ...")."""
+    return bool(_OR_ASK_RE.search(rest) or _SECOND_ASK_RE.search(rest) or _WITHOUT_RE.search(rest))
+
+
 _SECOND_ASK_RE = re.compile(
     r"\b(?:and|or|but) (?:how|what|what's|whats|when|where|which|who|why|is|are|do|does|can)(?![\w'’])"
 )
@@ -1136,6 +1201,20 @@ def _predicate_opener(word: str) -> bool:
     return closed or _ADJECTIVE_END_RE.fullmatch(word) is not None
 
 
+def _asks_what_to_do(wh: str, subj: str, rest: str) -> bool:
+    """Whether "How long/often/... do I VERB ...?" asks what the user should do ("How long do I
+    cook a frozen quiche?" -> "how long to cook a frozen quiche", never "how long I cook ...",
+    which asks what the user does): a how-question, the user as subject, and a verb of doing
+    (not "have", "need", "get", ...: "how long we have to stay out" keeps its subject)."""
+    verb = rest.split(" ", 1)[0].lower()
+    return (
+        wh.lower().startswith("how ")
+        and subj in ("I", "i", "we")
+        and verb not in _NOT_TO | _NOT_ADVICE
+        and not _NEW_CLAUSE_RE.search(rest)
+    )
+
+
 def _pronoun_question_clause(sentence: str) -> str | None:
     """The indirect clause for a question whose subject is the user ("How long do we have to
     stay out of the house?" -> "how long we have to stay out of the house"), or None. The rest
@@ -1145,6 +1224,8 @@ def _pronoun_question_clause(sentence: str) -> str | None:
         return None
     if m.group("rest").split(" ", 1)[0] in _VERBISH - {"have", "get"}:
         return None
+    if m.group("aux") == "do" and _asks_what_to_do(m.group("wh"), m.group("subj"), m.group("rest")):
+        return f"{m.group('wh').lower()} to {m.group('rest')}"
     aux = "" if m.group("aux") == "do" else m.group("aux") + " "
     return f"{m.group('wh').lower()} {m.group('subj')} {aux}{m.group('rest')}"
 
@@ -1727,6 +1808,24 @@ _NOT_PARTICIPLE = frozenset(
 )
 
 
+_TIME_TAIL_RE = re.compile(
+    r"^(?P<head>.+?) (?P<tail>(?:this|next|last) (?:week|weekend|month|year|morning|afternoon|evening)"
+    r"|today|tonight|tomorrow(?: morning| afternoon| evening| night)?|so far|right now|now|at the moment)$"
+)
+"""A time adverb closing a question's subject ("the bin collection | this week", "my workout |
+so far"): it is no part of the subject."""
+
+
+def be_before_time(np: str, aux: str) -> str:
+    """``np`` with the verb ``aux`` put back after its subject and before a closing time adverb:
+    "the bin collection this week" + "is" -> "the bin collection is this week" (never "the bin
+    collection this week is"); "my workout so far" -> "my workout is so far"."""
+    m = _TIME_TAIL_RE.match(np)
+    if m is None:
+        return f"{np} {aux}"
+    return f"{m.group('head')} {aux} {m.group('tail')}"
+
+
 def _is_placed(np: str) -> str | None:
     """A question's subject with "is" put back: before a progressive verb that ends the subject
     ("the kitchen fitter | coming on Monday" -> "the kitchen fitter is coming on Monday", by
@@ -1740,7 +1839,7 @@ def _is_placed(np: str) -> str | None:
     if prog is None and _ING_IN_NP_RE.search(np) and not _PREP_IN_SUBJECT_RE.search(np):
         return None  # "the plumber fixing the tap": where the subject ends is not known
     if prog is None or _PREP_IN_SUBJECT_RE.search(np[: prog.start()]):
-        return f"{np} is"
+        return be_before_time(np, "is")
     if not np[prog.end() :].strip().partition(" ")[2]:
         return None
     return f"{np[: prog.start()]} is{np[prog.start() :]}"
@@ -2136,6 +2235,206 @@ def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
     return [(name, [(a, b, _after_wake(new)) for a, b, new in edits]) for name, edits in ops]
 
 
+# --- Round twelve: rules by grammatical shape, used when the rules above leave a prompt
+# without a variant (so every prompt they already cover keeps its variants) ---
+
+_R12_SUBJ = (
+    r"(?:I|i|we|you|u|they|he|she|it"
+    r"|(?:the|my|our|your|this|that|these|those|his|her|their) [^\s?,.;!]+(?: [^\s?,.;!]+){0,3}?)"
+)
+_NEED_HAVE_RE = re.compile(
+    r"(?<![\w'])(?P<aux>[Dd]o|[Dd]oes|[Dd]id) (?P<subj>" + _R12_SUBJ + r") (?P<modal>need|have) to (?=[a-z])"
+)
+"""An inverted question of necessity ("Does the van need to be ...", "do i have to pay ..."):
+"need to" and "have to" after an inverted do-auxiliary ask the same, whatever the subject."""
+_OR_CAN_RE = re.compile(
+    r"(?<![\w'])(?P<or>or|Or) (?P<can>can) (?P<subj>I|i|we|you|u|it|they|he|she) (?=[a-z])"
+)
+"""The second half of an alternative question ("..., or can it stand on gravel?"): "can" ->
+"could" keeps the possibility asked about, with both alternatives kept."""
+_OR_JUST_RE = re.compile(r"(?<![\w'])or just (?=(?:the|a|an|my|our|your|one|for|on|in|at)\b)(?!in case\b)")
+"""An alternative narrowed by "just" ("... cover the hinge or just the glass"): "only" says the same."""
+_HOW_MUCH_AND_RE = re.compile(
+    r"(?P<how>[Hh])ow much (?P<be>is|are) (?P<np>(?:the|a|an|one|your|each) [^?,;.!]{1,80}?)"
+    r"(?= and (?:do|does|can|could|will|would|is|are|when|what|how|where|who|which)(?![\w'’]))"
+)
+"""A price question with a second question joined by "and" ("how much is a box of 50 plugs
+and do you deliver"): the first is a noun phrase priced, asked with "cost"; the noun phrase
+ends where the joined question starts, so "fish and chips" (no question after "and") is no match."""
+_WHO_TALK_RE = re.compile(r"(?P<who>[Ww]ho) do (?P<subj>I|i|we) (?:talk|speak) to\b")
+"""A question of whom to contact ("Who do I talk to about a refund?")."""
+_BEST_TIME_RE = re.compile(
+    r"(?P<when>[Ww]hen) is the best time (?P<of>of (?:the )?(?:year|day|week|month) )?to (?=[a-z])"
+)
+"""A question of timing advice ("When is the best time of year to sow grass?")."""
+_PRICE_NOUN_RE = re.compile(
+    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?P<adj>(?:minimum|maximum|hourly|daily|weekly|"
+    r"monthly|call[- ]out|standard|usual|going) )?(?P<noun>charge|fee|rate)(?=[ ?]|$)"
+    r"(?! (?:for|about|on|from)\b)"
+)
+"""A question about a named charge ("whats the minimum charge at ...", "What is the hourly
+rate?"): the amount is asked for with "how much"."""
+_FREE_RE = re.compile(
+    r"(?<![\w'])(?P<are>[Aa]re|[Ww]ould) you (?P<be>be )?free (?=(?:on|that|this|next|tomorrow|in|at)\b)"
+)
+"""A question of availability ("Are you free on the 3rd?"): "free" of a person is "available"."""
+
+
+_PRICE_TO_RE = re.compile(
+    r"(?<![\w'’])(?P<what>[Ww]hat(?:['’]s|s| is)) the (?:price|cost|charge) to "
+    r"(?=[a-z])(?!(?:the|a|an|me|you|us|them|my|our|your|their|his|her)\b)"
+)
+"""A price asked for an action ("whats the price to hire a wetsuit"): "how much is it to" asks the same."""
+_TELL_ME_WH_RE = re.compile(
+    r"^(?P<lead>(?:Could|Can|could|can) you (?:please )?tell me )(?P<wh>when|where|what time|why|how soon) "
+    r"(?P<subj>I|we|you|he|she|they|someone|somebody|anyone|anybody)"
+    r"(?P<aux> (?:can|will|could|should|would|is|are)"
+    r"|['’]s(?= (?:actually |still |really |now )?[a-z]+ing\b))"
+    r" (?P<rest>[a-z][^?]*)\?$"
+)
+"""A wh-question wrapped in "could you tell me" with a pronoun subject ("Could you tell me when
+I can collect it?", "... when someone's actually coming?"): the pronoun marks the subject's
+end, so the question is asked directly whatever follows ("'s" only as "is" before an -ing verb)."""
+_JOINED_WH_RE = re.compile(r"\b(?:and|or) (?:what|when|where|how|who|why|which|whether|if)\b")
+"""A second indirect question joined on: the first cannot be made direct alone."""
+_GOING_ON_END_RE = re.compile(r"(?<=[a-z0-9] )(?P<what>whats|what's|what is) going on$")
+"""A lower-case run-on's closing "whats going on" after a complaint typed on before it."""
+
+
+_SECOND_PRICE_RE = re.compile(r"\b(?:cost|costs|price|how much)\b", re.I)
+"""A price asked again later in the sentence: "how much is the charge ... how much" is never made."""
+_R12_PRONOUNS = frozenset("I i we you u they he she it".split())
+
+
+def _r12_value_free(text: str) -> bool:
+    """No clause of its own in a noun phrase (no verb-like word, no new subject)."""
+    return not _has_verbish(text) and not _NEW_CLAUSE_RE.search(text)
+
+
+def _r12_need_have(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "do X need to" <-> "do X have to" (never with a clause inside the subject: "does the
+    one you sent need to ...")."""
+    subj = m.group("subj")
+    if subj not in _R12_PRONOUNS and not _r12_value_free(subj):
+        return None
+    new = "have" if m.group("modal") == "need" else "need"
+    return "word:need_have", m.start("modal"), m.end("modal"), new
+
+
+def _r12_or_could(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "or can it X" -> "or could it X"."""
+    return "word:or_could", m.start("can"), m.end("can"), "could"
+
+
+def _r12_or_only(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "or just the X" -> "or only the X"."""
+    return "word:or_only", m.start(), m.end(), "or only"
+
+
+def _r12_how_much(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "how much is NP and <question>" -> "what does NP cost and <question>" (never of an
+    amount: "the deposit" does not cost one)."""
+    np = m.group("np")
+    if not _r12_value_free(np) or set(np.split()) & _AMOUNT_NOUNS:
+        return None
+    do = "does" if m.group("be") == "is" else "do"
+    what = "W" if m.group("how") == "H" else "w"
+    return "question:direct", m.start(), m.end(), f"{what}hat {do} {np} cost"
+
+
+def _r12_who(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Who do I talk to" -> "Who should I speak to"."""
+    return "question:who", m.start(), m.end(), f"{m.group('who')} should {m.group('subj')} speak to"
+
+
+def _r12_best_time(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "When is the best time of year to" -> "What time of year is best to"; "When is the best
+    time to" -> "What is the best time to"."""
+    what = "W" if m.group("when")[0] == "W" else "w"
+    of = m.group("of")
+    new = f"{what}hat time {of}is best to " if of else f"{what}hat is the best time to "
+    return "question:best_time", m.start(), m.end(), new
+
+
+def _r12_charge(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "whats the minimum charge" -> "how much is the minimum charge" (never when a price is
+    asked again later in the sentence)."""
+    if _SECOND_PRICE_RE.search(m.string[m.end() : m.end() + 200]):
+        return None
+    if m.group("adj") is None and m.group("noun") != "rate":
+        return None  # "whats the charge on my card" may ask which charge it is, not its amount
+    how = "H" if m.group("what")[0] == "W" else "h"
+    return "question:how_much", m.start(), m.end("what"), f"{how}ow much is"
+
+
+def _r12_free(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Are you free on X" -> "Are you available on X"."""
+    return "word:free", m.end() - len("free "), m.end() - 1, "available"
+
+
+def _r12_price_to(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "whats the price to hire X" -> "how much is it to hire X"."""
+    how = "H" if m.group("what")[0] == "W" else "h"
+    return "question:how_much", m.start(), m.end(), f"{how}ow much is it to "
+
+
+def _r12_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "Could you tell me when I can collect it?" -> "When can I collect it?"; "... when
+    someone's actually coming?" -> "When is someone actually coming?"."""
+    if _JOINED_WH_RE.search(m.group("rest")):
+        return None  # "when someone's coming and what they'll do": a second indirect question
+    aux = m.group("aux").strip()
+    aux = "is" if aux in ("'s", "’s") else aux
+    wh = m.group("wh")
+    first = wh[0].upper() if m.group("lead")[0].isupper() else wh[0]  # lower case stays lower case
+    new = f"{first}{wh[1:]} {aux} {m.group('subj')} {m.group('rest')}?"
+    return "question:direct", m.start(), m.end(), new
+
+
+def _r12_going_on(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+    """ "... its half 2 now whats going on" -> "... its half 2 now can you tell me whats going on"."""
+    return "question:indirect", m.start(), m.end(), f"can you tell me {m.group('what')} going on"
+
+
+_ROUND12_RULES = (
+    (_NEED_HAVE_RE, _r12_need_have),
+    (_OR_CAN_RE, _r12_or_could),
+    (_OR_JUST_RE, _r12_or_only),
+    (_HOW_MUCH_AND_RE, _r12_how_much),
+    (_WHO_TALK_RE, _r12_who),
+    (_BEST_TIME_RE, _r12_best_time),
+    (_PRICE_NOUN_RE, _r12_charge),
+    (_FREE_RE, _r12_free),
+    (_PRICE_TO_RE, _r12_price_to),
+    (_TELL_ME_WH_RE, _r12_tell_me_wh),
+    (_GOING_ON_END_RE, _r12_going_on),
+)
+"""Each round-twelve shape and its rewrite: a match -> (rule name, start, end, replacement)
+within the sentence, or None where the shape's content refuses it."""
+
+
+def _round12_ops(masked: str, start: int, end: int) -> list[Op]:
+    """Round-twelve rewrites chosen by a question's grammatical shape, safe for any content of
+    that shape (:data:`_ROUND12_RULES`): "do X need to" <-> "do X have to"; "or can it" ->
+    "or could it" and "or just" -> "or only" in an alternative question (both alternatives
+    kept); "how much is NP and <question>" -> "what does NP cost and <question>"; "Who do I
+    talk to" -> "Who should I speak to"; "When is the best time of year to" -> "What time of
+    year is best to"; "whats the minimum charge" -> "how much is the minimum charge"; "Are you
+    free on X" -> "Are you available on X". Only in a sentence that asks; lower case stays
+    lower case; no punctuation is added."""
+    sentence = masked[start:end]
+    if not ("?" in sentence or (_lower_style(masked) and sentence[-1:] not in ".!")):
+        return []
+    ops: list[Op] = []
+    for rx, rewrite in _ROUND12_RULES:
+        for m in rx.finditer(sentence):
+            found = rewrite(m)
+            if found is not None:
+                name, a, b, new = found
+                ops.append((name, [(start + a, start + b, new)]))
+    return ops
+
+
 def _all_ops(masked: str, rng: random.Random) -> list[Op]:
     spans = sentence_spans(masked)
     ops: list[Op] = []
@@ -2212,8 +2511,23 @@ def _swap_fits(masked: str, op: Op) -> bool:
 
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
+    """A paraphrase at ``level``: the established rules first; only when they leave no variant
+    are the round-twelve shape rules (:func:`_round12_ops`) added, so every prompt the
+    established rules cover keeps its variants."""
     masked = ctx.masked
     ops = _all_ops(masked, rng)
+    try:
+        return _generate_from(ctx, ops, level, rng)
+    except SkipGeneration:
+        extra = [op for a, b in sentence_spans(masked) for op in _round12_ops(masked, a, b)]
+        if not extra:
+            raise
+    return _generate_from(ctx, [*ops, *extra], level, rng)
+
+
+def _generate_from(ctx: TaskContext, ops: list[Op], level: float, rng: random.Random) -> Variant:
+    """:func:`generate` from the rewrites ``ops`` found in the prompt."""
+    masked = ctx.masked
     if not ops:
         raise SkipGeneration(
             "no paraphrase rule applies (no known request framing, phrase or clause to rewrite)"

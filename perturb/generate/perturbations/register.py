@@ -75,6 +75,7 @@ from perturb.generate.perturbations._text import (
     words,
 )
 from perturb.generate.perturbations.paraphrase import (
+    _CONDITION_RE,
     _COPULA_RE,
     _PROG_IN_NP_RE,
     _TAG_QUESTION_RE,
@@ -83,6 +84,7 @@ from perturb.generate.perturbations.paraphrase import (
     _has_verbish,
     _is_question,
     _more_question_ops,
+    asks_if_possible,
     question_ops,
 )
 from perturb.generate.slots import detect
@@ -113,6 +115,9 @@ _OPENER_RE = re.compile(
 _NOUN_OPENER_RE = re.compile(
     r"(?:i'd like|i would like|i want|i need|can i get|could i get|can i have|could i have) ", re.I
 )
+_VISIT_PARTICLE_RE = re.compile(r"[^,.;!?]*?\s(?:out|over|round|around|in)\s*(?:[,.;!?]|$)", re.I)
+"""A particle closing "get X out/over/round": a phrasal verb ("Can I get an engineer out?"),
+never a thing asked for ("I would like to request an engineer out")."""
 _VISIT_VERBS = frozenset({"come", "pop"})
 """Verbs of coming round that a request opener may frame only after an asking opener
 ("Can someone come out today?" -> "Could you possibly come out today?"; a bare "Come out
@@ -440,6 +445,10 @@ def _opener(
         asks_if = noun is not None and noun.group().lower().startswith(("can", "could"))
         if noun and asks_if and _CAUSATIVE_RE.match(rest[noun.end() :]):
             continue  # "can i get a new one made before X" asks whether it can be done, not for it
+        if noun and asks_if and _VISIT_PARTICLE_RE.match(rest[noun.end() :]):
+            continue  # "Can I get an engineer out?" asks for a visit: never "I require an engineer out"
+        if noun and asks_if and _CONDITION_RE.search(rest[noun.end() :]):
+            continue  # "can i get a discount if my son is 18" asks whether it is allowed: no "I want"
         if noun and re.match(r"(?:a|an|the|my|some|another)\b", rest[noun.end() :], re.I):
             options = list(
                 style.get("spoken_noun_openers", style["noun_openers"]) if plain else style["noun_openers"]
@@ -498,6 +507,10 @@ def _opener(
                 options = [o for o in options if o]
             if re.search(r"\b(?:please|pls|kindly)\b", rest[len(prefix) :], re.I):
                 options = [o for o in options if not re.search(r"please|pls|kindly", o, re.I)]
+            if _is_question(prefix) and asks_if_possible(after):
+                # "Can you get red wine out of silk, or is it too late?" asks whether it can be
+                # done: never "Request you to get red wine out ..., or is it too late."
+                options = [o for o in options if _is_question(o)]
             if word and _asks_about_service(prefix, after):
                 # "Can you engrave a date on a ring?" asks what the helper can do: it stays a
                 # question ("Could you possibly engrave ...?"), never "Kindly engrave ..."

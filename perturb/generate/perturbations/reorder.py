@@ -385,6 +385,11 @@ class Unit:
     the sentences after it. The first sentence and a sentence with a value set the scene that
     a question after them leans on ("I'm starting parental leave on 2 September. Who do I send
     the form to?"), so they never move behind it."""
+    tail: bool = False
+    """A statement right before the closing question that carries on the story's thread
+    (``_tail_statement``: "It cracked in the storm on Sunday.", "It's been two weeks."): it may
+    move behind that question, and only there ("... Can someone take it down? It cracked in
+    the storm on Sunday.")."""
     ahead: bool = False
     """A value statement that ends a message of three sentences or more ("... Do you offer a
     discount? Our budget is around £2,000 a year."): it may move in front of the sentences
@@ -1530,6 +1535,78 @@ def _pinned(masked: str) -> tuple[str, str, str]:
     return head, masked, tail
 
 
+_PRONOUN_FAMILIES = (
+    frozenset("it its it's it’s".split()),
+    frozenset("they them their they're they’re theirs".split()),
+    frozenset("she her she's she’s hers".split()),
+    frozenset("he him his he's he’s".split()),
+)
+"""Pronouns that name the same one thing (or things): a statement opening with one and a
+question holding one of the same family both name what the story named before them."""
+_TAIL_OPENER_RE = re.compile(
+    r"[^\w\ue000-\uf8ff]*(?:(?:i|we)\s+(?:believe|think|reckon)\s+)?([a-z][\w'’]*)", re.I
+)
+_EXPLETIVE_TIME_RE = re.compile(
+    r"[^\w\ue000-\uf8ff]*it(?:['’]s| has)\s+been\s+(?:\S+\s+){0,3}?"
+    r"(?:minutes?|hours?|days?|weeks?|fortnight|months?|years?|ages)(?:\s+now)?[.!]*",
+    re.I,
+)
+""""It's been two weeks." / "It has been nearly a month now.": an "it" that names nothing,
+only time passing since the story."""
+_TAIL_QUESTION_STOP = frozenset("also too either instead else".split())
+"""Words of a closing question that may lean on the statement before it ("Is the lid
+cracked too?")."""
+
+
+def _tail_statement(statement: str, question: str, timeish: frozenset[str] = frozenset()) -> bool:
+    """True when ``statement`` (right before the closing ``question``) may move behind it: a
+    full-stop statement that opens with a pronoun (after "I believe/think" at most) of the same
+    family as one in the question ("It cracked in the storm." / "Can someone take it down?"),
+    or only says that time has passed ("It's been two weeks."): either way it names nothing the
+    question could lean on. Refused: "that/this" pointing at the sentence before
+    (``_points_back``), a question that points back itself ("Is that OK?") or leans on the
+    statement with "too/also/either/instead/else"."""
+    body = statement.strip()
+    if not body.endswith(".") or not question.rstrip().endswith("?"):
+        return False
+    if _points_back_in(body) or _points_back_in(question):
+        return False
+    if any(_plain(t) in _TAIL_QUESTION_STOP for t in _TOKEN_RE.findall(question)) or re.search(
+        r"\bas well\b", question, re.I
+    ):
+        return False
+    # a protected time value ("It's been <two weeks>.") reads as the duration it states
+    for value in timeish & set(_SENTINEL_RE.findall(body)):
+        body = body.replace(value, "days")
+    if _EXPLETIVE_TIME_RE.fullmatch(body):
+        return True
+    m = _TAIL_OPENER_RE.match(body)
+    if m is None:
+        return False
+    family = next((f for f in _PRONOUN_FAMILIES if m.group(1).lower() in f), None)
+    return family is not None and any(_plain(t) in family for t in _TOKEN_RE.findall(question))
+
+
+def _tail_group(
+    groups: list[list[str]],
+    sentences: list[str],
+    appended: set[int],
+    timeish: frozenset[str] = frozenset(),
+) -> int | None:
+    """The index the closing question's ``tail`` statement has (or will have once cut from the
+    group it is glued to), or None: the message ends with one question sentence of its own,
+    the sentence before it is a ``_tail_statement`` and not the first sentence, and neither is
+    an identifier label cut from its sentence."""
+    n = len(sentences)
+    if n < 3 or len(groups) < 2 or len(groups[-1]) != 1 or {n - 1, n - 2} & appended:
+        return None
+    if not _tail_statement(sentences[n - 2], sentences[n - 1], timeish):
+        return None
+    if len(groups[-2]) > 1:
+        return len(groups) - 1
+    return len(groups) - 2 if len(groups) > 2 else None
+
+
 def units_of(
     masked: str,
     timeish: frozenset[str] = frozenset(),
@@ -1569,6 +1646,14 @@ def units_of(
             # identifier move behind it, never "that/this" right after it)
             glued_on.append(glue)
             groups.append([s])
+    tail = _tail_group(groups, sentences, appended, timeish)
+    cut_from = -1  # the group the tail statement was cut from: its rules read it as still glued
+    if tail is not None and len(groups[tail - 1]) > 1:  # cut from the story it was glued to
+        cut_from = tail - 1
+        groups.insert(tail, [groups[tail - 1].pop()])
+        glued_on.insert(tail, True)
+        group_of[len(sentences) - 2] = tail
+        group_of[len(sentences) - 1] = tail + 1
     # per group: a back-reference after its first sentence (in its glued sentences or a later
     # group), computed from the end so that the whole pass stays linear
     refers_later = [False] * len(groups)
@@ -1596,7 +1681,10 @@ def units_of(
         unit.after = " ".join(group[1:])
         if unit.after and not unit.end:
             unit.end = "."
-        text = " ".join(group)
+        # the story a tail statement was cut from moves no more freely than it did with it
+        # ("I was told 10 working days. It's now been three weeks." stays after its story)
+        held = [groups[tail][0]] if k == cut_from and tail is not None else []
+        text = " ".join(group + held)
         unit.refers_back = k > 0 and (
             glued_on[k]
             or bool(
@@ -1612,11 +1700,12 @@ def units_of(
         if refers_later[k]:
             for clause in unit.clauses:
                 clause.pair = None
-        statement = not unit.after and not unit.refers_back and _value_statement(group[0])
+        alone = not unit.after and not held
+        statement = alone and not unit.refers_back and _value_statement(group[0])
         bare_label = False
-        if not unit.after and not unit.refers_back and _holds(group[0], codes) and k in appended_groups:
+        if alone and not unit.refers_back and _holds(group[0], codes) and k in appended_groups:
             statement = bare_label = True  # ", ref DV-5071" cut from its sentence: to the end only
-        elif not unit.after and not unit.refers_back and _holds(group[0], codes):
+        elif alone and not unit.refers_back and _holds(group[0], codes):
             if _id_fragment(group[0]) or _value_statement(group[0]):
                 statement = True  # "Student number MS-2287." states an identifier like "... is X"
             elif _LABEL_FRAGMENT_RE.fullmatch(re.sub(r"[.!]+[\"'”’)]*$", "", group[0].strip())):
@@ -1649,6 +1738,8 @@ def units_of(
         unit.later = (
             0 < k < len(groups) - 1 and not unit.free and not unit.refers_back and (statement or remark)
         )
+        unit.tail = k == tail and unit.refers_back
+        unit.later = unit.later or unit.tail
         unit.appended = k in appended_groups
         unit.inner = inner_groups.get(k)
         unit.ahead = statement and not unit.free and not unit.appended and k >= 2 and k == len(groups) - 1
@@ -1764,7 +1855,11 @@ def _holds(text: str, sentinels: frozenset[str]) -> bool:
 def _points_back(unit: Unit) -> bool:
     """True when the unit refers back with "that" or "this" ("Is that realistic?"): it points
     at the sentence right before it, where "it" names a thing of the story."""
-    text = " ".join(part for c in unit.clauses for part in c.parts())
+    return _points_back_in(" ".join(part for c in unit.clauses for part in c.parts()))
+
+
+def _points_back_in(text: str) -> bool:
+    """True when ``text`` refers back with "that" or "this" (``_points_back``)."""
     return any(m.group(0).lower() in ("that", "this") for m in _BACK_REFERENCE_RE.finditer(text))
 
 
@@ -1779,14 +1874,20 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
     # asks about what the story named, so a statement may move behind a back-reference --
     # but only when a story stays before it ("Can you check it? My order number is X."
     # would leave "it" with nothing to name)
-    skip = [u.statement for u in units] + [False]
+    skip = [u.statement or u.tail for u in units] + [False]
     story = [False] * len(units)  # a unit that is no statement comes before it
     for i in range(1, len(units)):
         story[i] = story[i - 1] or not units[i - 1].statement
     for k, u in enumerate(unit_order):
         before = unit_order[k - 1] if k > 0 else -1
         unseen = lowest_story if story[u] else lowest_unseen
-        if units[u].refers_back and (unseen < u or before > u):
+        # a ``tail`` statement behind the closing question: right after it, last
+        behind_question = units[u].tail and k == len(unit_order) - 1 and before == u + 1
+        if units[u].refers_back and (unseen < u or (before > u and not behind_question)):
+            return False
+        if units[u].tail and seen[u + 1] and before not in (u - 1, u + 1):
+            # after its story or right behind its question: "Could you look into it? My member
+            # number is 55821. It was due back last week." makes "it" the number
             return False
         if (
             units[u].refers_back
@@ -1797,6 +1898,20 @@ def _keeps_references(units: list[Unit], unit_order: list[int]) -> bool:
         ):
             # the statement right before "that/this" is what it asks about: "Our budget is
             # about £1,800. Is that realistic?" never becomes "Is that realistic? Our ..."
+            return False
+        written_back = units[before].appended and k >= 2 and unit_order[k - 2] == before - 1
+        if (
+            units[u].refers_back
+            and 0 < u
+            and units[u - 1].tail
+            and not seen[u - 1]
+            and before != u - 1
+            and units[before].statement
+            and not written_back
+        ):
+            # with the statement before it moved behind it, the closing question follows the
+            # story, never a value statement ("My membership number is 40719. Could you chase
+            # it up?" makes "it" the number); a label written back in its sentence is the story
             return False
         if units[u].refers_back and 0 < u and before != u - 1 and _points_back(units[u]):
             # nor does another sentence land right before it: "... finished by Friday. Order

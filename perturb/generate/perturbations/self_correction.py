@@ -5,8 +5,10 @@ A slot is *correctable* when a plausible wrong value of the same type can be mad
 time, money (another amount in the same currency), a count, an ID, a code of a known group
 (LHR/LGW, USD/EUR), a person's first name from the shipped list that sounds like another, a
 city/country (a nearby city of the same country, a neighbouring country; not one that locates
-a landmark, "near Times Square in New York") or a value of a known category (seat class,
-room type, ...). A multi-word declared
+a landmark, "near Times Square in New York"), a declared town after a preposition of place (a
+nearby town of the same country and size from the GeoNames gazetteer), a declared street
+"<Name> <Suffix>" or duration of one unit ("a fortnight"), never the user's own town or
+street, or a value of a known category (seat class, room type, ...). A multi-word declared
 slot ("Thursday next week", "Toronto, Ontario") is corrected through a value detected inside
 it, the whole slot restated. Declared slots are used first; without declared slots, detected
 values of those types are used (recorded as ``detected:<kind>``). The canonical value is never
@@ -50,7 +52,9 @@ from perturb.generate.perturbations._wrong import (
     categories,
     category_of,
     fixed_value,
+    gazetteer_town,
     listed_place,
+    street_name,
     word_number,
     wrong_value,
 )
@@ -136,9 +140,33 @@ def _kind_of(ctx: TaskContext, span: Span) -> str:
             return kind
     if listed_place(span.text):
         return "place"  # a town or area a task declares ("camden", "Clapham")
+    if _declared_town(ctx, span):
+        return "place"  # a town of the gazetteer a task declares ("in Stockport")
     if _CODE_SLOT_RE.fullmatch(span.text) or _TYPED_POSTCODE_RE.fullmatch(span.text):
         return "id"  # a declared code of letters then digits ("jdoe42", "Q3", "bs7 8lu")
     return "slot"
+
+
+_TOWN_BEFORE_RE = re.compile(r"\b(?:in|near|around|outside|from|to|into|towards?)\s+$", re.I)
+_TOWN_AFTER_RE = re.compile(
+    r"\s*(?:$|[.,;:!?)—–]|(?:and|or|but|please|for|on|at|by|with|before|after|next|this|tomorrow|today|"
+    r"tonight|instead|if|so|because|when)\b)",
+    re.I,
+)
+"""What may come around a declared town: a preposition of place before it ("in Stockport",
+"to Salford") and the end of its phrase after it; never a name's first word ("the Riverside
+branch", "in Riverside Park") nor a company's ("Apex Glazing")."""
+
+
+def _declared_town(ctx: TaskContext, span: Span) -> bool:
+    """A declared slot naming a town of ``data/towns.json`` where the sentence uses it as a
+    place (:data:`_TOWN_BEFORE_RE`, :data:`_TOWN_AFTER_RE`), in its own case or all lower
+    case in a lower-case message ("find an electrician in stockport")."""
+    town = gazetteer_town(span.text)
+    if town is None or (span.text != town and re.search(r"[A-Z]", _unprotected(ctx))):
+        return False
+    before = ctx.prompt[max(0, span.start - 20) : span.start]
+    return bool(_TOWN_BEFORE_RE.search(before) and _TOWN_AFTER_RE.match(ctx.prompt[span.end :]))
 
 
 _ENROLLED_RE = re.compile(r"\b(?:enter|enrol|enroll|register|sign\s+up|book\s+in)\s+$", re.I)
@@ -259,6 +287,17 @@ _OWN_PLACE_RE = re.compile(r"\b(?:my|our)\s+(?:[\w'’-]+\s+){1,2}(?:on|in|at)\s
 """A street named without a house number as where the user's own home or office is ("deliver
 to our office on Market Street"): nobody misstates the street they live or work on (a shop's
 or a flat's street they are asking about may be mixed up; a house number still may be)."""
+_OWN_TOWN_RE = re.compile(
+    r"(?:\b(?:[Mm]y|[Oo]ur)\s+(?:[\w'’-]+\s+){0,2}[\w'’-]+,?\s+(?:[A-Z][\w'’&-]*\s+){0,3}(?:on|in|at)"
+    r"|\b(?:[Ii]|[Ww]e)(?:['’]m|['’]re|\s+am|\s+are|\s+live|\s+work|"
+    r"\s+(?:run|own|have|manage|rent)\s+[\w'’-]+(?:\s+[\w'’-]+)?)\s+(?:based\s+)?(?:on|in|at|from))"
+    r"\s+(?:(?:[A-Z][\w'’-]*\s+){1,3}(?:in|on)\s+)?$",
+)
+"""Where the user lives, works or comes from, said of a gazetteer town or a street named
+"<Name> <Suffix>" ("I'm on Cedar Avenue in Reading", "We run a café on Bridge Street", "I
+manage a restaurant on Mill Road", "our shop in Stockport", "our practice, Elm Dental on Mill
+Lane", "my office car park at Kings Place", "I'm from Salford"): nobody misstates their own
+street or town."""
 
 _RELATIVE_SUBJECT_RE = re.compile(r"\b(?:who|which|that)\s+[^,.;:!?]*$", re.I)
 _FINITE_AFTER_RE = re.compile(
@@ -307,6 +346,8 @@ def _not_misstated(ctx: TaskContext, span: Span) -> bool:
     if _ENROLLED_RE.search(before) and _NAME_RE.fullmatch(span.text.strip()):
         return True
     if _STREET_RE.search(span.text) and not re.search(r"\d", span.text) and _OWN_PLACE_RE.search(before):
+        return True
+    if (street_name(span.text) or _names_town(span.text)) and _OWN_TOWN_RE.search(before):
         return True
     if _RELATIVE_SUBJECT_RE.search(
         ctx.prompt[max(0, span.start - 60) : span.start]
@@ -379,7 +420,7 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
     # a multi-word declared slot ("Thursday next week", "Toronto, Ontario"): correct a value
     # detected inside it and restate the whole slot ("Wednesday next week, I mean Thursday
     # next week")
-    for part in detect(span.text):
+    for part in detect(span.text) + _town_part(ctx, span):
         if part.kind not in _PART_KINDS or part.text == span.text:
             continue
         if part.kind == "place" and _locates_landmark(ctx, span):
@@ -400,6 +441,28 @@ def _wrong_for(ctx: TaskContext, span: Span, rng: random.Random) -> str | None:
             # before a correction phrase reads as a garbled comma chain
             return _cut_at_comma(span.text[: part.start] + wrong + span.text[part.end :], span.text)
     return None
+
+
+_TOWN_THEN_REGION_RE = re.compile(r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}),\s+[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?")
+"""A declared "<Town>, <County or State>" ("Stockport, Cheshire", "Plano, Texas")."""
+
+
+def _names_town(value: str) -> bool:
+    """Whether ``value`` is a gazetteer town, alone or heading "<Town>, <Region>"."""
+    m = _TOWN_THEN_REGION_RE.fullmatch(value)
+    return gazetteer_town(m.group(1) if m else value) is not None
+
+
+def _town_part(ctx: TaskContext, span: Span) -> list[Span]:
+    """The gazetteer town heading a declared "<Town>, <Region>" slot after a preposition of
+    place, as a part to correct ("near Salford, no, Stockport, Cheshire"): the county or state
+    stays as it is."""
+    m = _TOWN_THEN_REGION_RE.fullmatch(span.text)
+    if not m or gazetteer_town(m.group(1)) is None:
+        return []
+    if not _TOWN_BEFORE_RE.search(ctx.prompt[max(0, span.start - 20) : span.start]):
+        return []
+    return [Span(0, m.end(1), "place", m.group(1))]
 
 
 def _cut_at_comma(wrong: str, value: str) -> str:
