@@ -358,3 +358,18 @@ def test_ceiling_rejects_an_example_that_loses_a_slot_or_a_missing_task(tmp_path
     with pytest.raises(SystemExit) as err:
         module.ceiling_table(None)
     assert str(err.value).endswith("x.jsonl: must hold exactly one line per task id of the set")
+
+
+def test_quality_doc_ceiling_tables_are_what_the_reviewers_files_give() -> None:
+    """Every ``<!-- ceiling: ROOT TAG -->`` block is `heldout_eval.py ceiling --tag TAG`'s
+    table, and its two sentences (agreement, the run's coverage beside the ceiling) follow it."""
+    module = _eval_module()
+    blocks = _blocks("ceiling")
+    assert {root for root, _, _ in blocks} == {"benchmarks/heldout9", "benchmarks/heldout10"}
+    text = DOC.read_text("utf-8")
+    for root, tag, table in blocks:
+        module.use_root(REPO / root)
+        out = module.ceiling_table(tag)
+        head, _, tail = out.partition("\n\n")
+        assert table == head, (root, tag)
+        assert f"{table}\n\n{tail}\n" in text, (root, tag)
