@@ -78,3 +78,11 @@ def test_a_question_ended_by_a_full_stop_is_never_split_at_and() -> None:
         "I booked a room. I need a late checkout.",
         "I reserved a room. I need a late checkout.",
     }
+
+
+def test_a_run_on_cut_at_its_comma_never_ends_in_a_comma_and_a_stop() -> None:
+    # was "It says unpaid,. Please could you check?"
+    texts = _texts("register", _task("it says unpaid, can you check"), levels=(0.5,))
+    assert "It says unpaid. Please could you check?" in texts
+    assert "It says unpaid. Could you possibly check?" in texts
+    assert not any(",." in t for t in texts)
