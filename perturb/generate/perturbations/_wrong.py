@@ -201,13 +201,23 @@ _DURATION_BEFORE_RE = re.compile(
 "after a year" or "longer than a week": a threshold, often a firm's rule the user asks about)."""
 
 
+_NEGATED_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.I)
+"""A negation in the clause before a duration ("Please do not hold the room for a week"):
+the stretch is one the user does not want, and a correction inside it ("do not hold it for
+a fortnight, no, a week") leaves unclear which one is refused."""
+
+
 def _wrong_duration(value: str, before: str) -> str | None:
     """The duration next to a declared one ("a fortnight" -> "a week", "a month" -> "six
-    weeks"), when the words before it make it a stretch of time, not a rate."""
+    weeks"), when the words before it make it a stretch of time, not a rate, and no negation
+    in its clause (:data:`_NEGATED_RE`); in the value's case ("A WEEK" -> "A FORTNIGHT")."""
     other = _DURATIONS.get(value.lower())
-    if other is None or not _DURATION_BEFORE_RE.search(before[-_NEAR:]):
+    near = before[-_NEAR:]
+    if other is None or not _DURATION_BEFORE_RE.search(near):
         return None
-    return match_first_case(value, other)
+    if _NEGATED_RE.search(re.split(r"[.,;:!?—–]", near)[-1]):
+        return None
+    return same_case(value, match_first_case(value, other))
 
 
 def same_case(template: str, value: str) -> str:

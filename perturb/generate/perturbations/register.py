@@ -1286,7 +1286,9 @@ def full_sentences(masked: str) -> str:
     pieces.append(text[start:])
     out = []
     for piece in pieces:
-        piece = piece.strip()
+        # a run-on cut at its comma ("it says unpaid, can you check") ends in the new stop
+        # alone, never ",."
+        piece = piece.strip().rstrip(",;").rstrip()
         word = re.match(r"[A-Za-z']+", piece)
         ask = bool(word and word.group().lower() in _QUESTION_START)
         if piece[-1:] not in ".!?":

@@ -58,7 +58,7 @@ from perturb.generate.perturbations._wrong import (
     word_number,
     wrong_value,
 )
-from perturb.generate.slots import Span, detect, find_protected, sentinel
+from perturb.generate.slots import Span, detect, find_protected, place_kind, sentinel
 from perturb.records import Task
 
 PHRASINGS: dict[str, tuple[str, str]] = {
@@ -448,9 +448,13 @@ _TOWN_THEN_REGION_RE = re.compile(r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}),\s+[A-
 
 
 def _names_town(value: str) -> bool:
-    """Whether ``value`` is a gazetteer town, alone or heading "<Town>, <Region>"."""
+    """Whether ``value`` is a town, city or country: of the gazetteer, of the grouped places
+    (``data/regions.json``) or of the shipped places (``data/places.json``), alone or heading
+    "<Town>, <Region>". The user's own town is refused whichever list names it: "I live in
+    Bristol" is as sure as "I live in Stockport"."""
     m = _TOWN_THEN_REGION_RE.fullmatch(value)
-    return gazetteer_town(m.group(1) if m else value) is not None
+    name = m.group(1) if m else value
+    return gazetteer_town(name) is not None or listed_place(name) is not None or place_kind(name) is not None
 
 
 def _town_part(ctx: TaskContext, span: Span) -> list[Span]:
