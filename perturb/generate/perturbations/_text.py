@@ -50,6 +50,23 @@ picks one of things told before): a sentence holding one never moves before, or 
 by an insertion from, the text it follows."""
 
 
+GRAVE_RE = re.compile(
+    r"\b(?:died|dying|passed\s+away|passed\s+on|death|deceased|funerals?|bereaved|bereavement|"
+    r"condolences?|hospice|terminally\s+ill|cremat(?:ion|ed)|burial|buried|coffin|casket|grief|"
+    r"grieving|mourning|(?:my|our|her|his)\s+late)\b",
+    re.I,
+)
+"""A message about a death, a funeral or a terminal illness ("my father passed away this
+morning", "a woodland burial", "my late husband"): the one owner of that tone. Nothing light is
+put into it: no flippant correction ("oops, that's wrong"), no cheery closing ("Thanks a
+bunch"), no texting register ("can u")."""
+
+
+def grave_message(text: str) -> bool:
+    """Whether ``text`` speaks of a death, a funeral or a terminal illness (:data:`GRAVE_RE`)."""
+    return GRAVE_RE.search(text) is not None
+
+
 def message_style(masked: str) -> str:
     """The way a message is written: ``spoken`` (one short sentence: a voice command),
     ``lower`` (a lower-case message without final punctuation) or ``written``."""
