@@ -11,6 +11,7 @@ prompts written for these tests (not held-out items)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -193,3 +194,44 @@ def test_need_becomes_require_only_outside_a_casual_message() -> None:
         "We are moving flat on Saturday and require a van for the day. Do you know whether that is possible?"
         in _paraphrases("We are moving flat on Saturday and need a van for the day. Is that possible?")
     )
+
+
+def test_a_question_already_asked_to_be_told_gets_no_second_request() -> None:
+    prompt = (
+        "We are a small office in Leeds thinking about a water cooler. Do you lend them out free if we "
+        "buy the bottles from you? What is the minimum contract length?"
+    )
+    task = _task(prompt)
+    texts = set()
+    for seed in range(30):
+        for i in range(3):
+            for level in (0.3, 0.5):
+                v = CLASSES.get("register").generate(
+                    prepare(task), level, rng_for(seed, task.id, "register", level, i, 0), i
+                )
+                texts.add(v.text)
+    # never "Could you kindly let me know what X is? I would be grateful if you could let me
+    # know." nor "Kindly let me know what X is. Please let me know."
+    stacked = [t for t in texts if re.search(r"(?:let me know|tell me|inform me)\b.*\blet me know\.", t)]
+    assert stacked == []
+    assert (
+        "Hello, we are a small office in Leeds thinking about a water cooler. Do you lend them out free if we "
+        "buy the bottles from you? Could you kindly let me know what the minimum contract length is? Kind regards."
+    ) in texts
+
+
+def test_a_capability_question_in_a_run_on_stays_a_question() -> None:
+    # the "my" of the next clause ("its my sons one") does not make the poster the user's job
+    assert _paraphrases(
+        "hi can you frame a poster its my sons one from school whats the price for a clip frame"
+    ) == {
+        "hello any chance you could frame a poster its my sons one from school whats the cost for a clip frame",
+        "hello would you be able to frame a poster its my sons one from school whats the cost for a clip frame",
+        "hi can you please frame a poster its my sons one from school whats the cost for a clip frame",
+        "hi could you frame a poster its my sons one from school whats the cost for a clip frame",
+        "hi could you please frame a poster its my sons one from school whats the cost for a clip frame",
+        "hi please could you frame a poster its my sons one from school whats the cost for a clip frame",
+        "hi would you please frame a poster its my sons one from school whats the cost for a clip frame",
+    }
+    # a job on something of the user's in the question itself is still asked for
+    assert _paraphrases("Can you frame a photo of my dad?") == {"Please frame a photo of my dad."}

@@ -1549,8 +1549,11 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
-        if name == "question_frame" and "opener" in changes:
-            continue  # "Pls check ride X. Kindly let me know." asks twice
+        if name == "question_frame" and {"opener", "question"} & set(changes):
+            # "Pls check ride X. Kindly let me know." asks twice, as does a question already
+            # asked to be told ("Could you kindly let me know what X is? I would appreciate it
+            # if you could let me know.")
+            continue
         new = op(masked, rng)
         if wake and _unsaid_count(new) > _unsaid_count(masked):
             continue  # "Hey Siri, can you kindly book X" / "kindly let me know": written idioms
