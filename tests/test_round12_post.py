@@ -235,3 +235,13 @@ def test_a_capability_question_in_a_run_on_stays_a_question() -> None:
     }
     # a job on something of the user's in the question itself is still asked for
     assert _paraphrases("Can you frame a photo of my dad?") == {"Please frame a photo of my dad."}
+
+
+def test_an_object_with_a_participle_is_never_looked_for() -> None:
+    framed = "I'd like a poster framed, it's 40 x 60 cm. Something in black, nothing too heavy. What would that cost roughly?"
+    assert not [t for t in _paraphrases(framed) if "looking for" in t]
+    # a thing asked for is still "looked for"
+    assert (
+        "I'm looking for a poster frame, it's 40 x 60 cm. Something in black, nothing too heavy. "
+        "How much would that cost roughly?"
+    ) in _paraphrases(framed.replace("poster framed", "poster frame"))

@@ -61,6 +61,8 @@ from perturb.generate.perturbations._context import (
 )
 from perturb.generate.perturbations._phrases import Op, Rule, apply_edits, compile_rules, phrase_ops
 from perturb.generate.perturbations._text import (
+    OBJECT_WORDS,
+    PARTICIPLE,
     capitalize_first,
     decapitalize_first,
     grave_message,
@@ -397,8 +399,7 @@ def _abstract_head(noun_phrase: str) -> bool:
 
 
 _CAUSATIVE_RE = re.compile(
-    r"(?:a|an|the|my|some|another|it|them|this|that)\b(?:\s+(?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?\s+"
-    r"(?:[a-z]{3,}ed|made|done|seen|sent|taken|fixed|cut|set|put|redone|remade)\b",
+    r"(?:a|an|the|my|some|another|it|them|this|that)\b" + OBJECT_WORDS + r"{0,3}?\s+" + PARTICIPLE + r"\b",
     re.I,
 )
 """An object followed by a past participle ("a new one made", "my brakes checked"): "Can I
