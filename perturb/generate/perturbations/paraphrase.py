@@ -299,11 +299,19 @@ def _asks_about_service(prefix: str, after: str) -> bool:
     on the back of a wedding band by Friday?", "Can you print a photo on a mug?") asks about a
     service, and stays a question (never "Please engrave ..."); "Can you send me a copy?"
     asks for one."""
+    # only the question's own clause: in a run-on ("can you frame a football shirt its my
+    # dads signed one") the "my" of the next clause does not make the object the user's
+    own = _NEXT_CLAUSE_RE.split(after, maxsplit=1)[0]
     return (
         prefix.lower().strip().startswith("can you")
         and _GENERIC_OBJECT_RE.match(after) is not None
-        and _USERS_THING_RE.search(after) is None
+        and _USERS_THING_RE.search(own) is None
     )
+
+
+_NEXT_CLAUSE_RE = re.compile(r"[,.;:!?]|\b(?:its|it['’]s|whats|what['’]s|i|we|and|but|so)\b", re.I)
+"""Where a question's own clause ends: punctuation, or in a run-on the subject of the next
+clause ("... a football shirt its my dads ...")."""
 
 
 def _asks_for_action(verb: str, after: str) -> bool:

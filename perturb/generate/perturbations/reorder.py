@@ -1100,6 +1100,11 @@ def _split_unit(
             and bool(last)
             # never a deadline: "By 10am, could it be delivered?" is no one's question
             and _first_word(last) not in _DEADLINES
+            # never a frequency ("Every day, how often should it be tuned?" asks a frequency
+            # of a frequency), nor a phrase of a clause inside the question ("... tuned if
+            # it's played every day": fronted, it leaves "if" and attaches to the question)
+            and _first_word(last) not in _FREQUENCY_OPENERS
+            and _INNER_CLAUSE_RE.search(body) is None
             and (
                 _time_phrase(_TOKEN_RE.findall(last), timeish)
                 if _first_word(body) not in _WH_FRONT
@@ -1411,6 +1416,12 @@ Wednesday, book me ..."), so a clause with one of them never opens with its time
 
 
 _COPULAS = frozenset("i'm i’m we're we’re am is are was were".split())
+_FREQUENCY_OPENERS = frozenset({"every", "each", "daily", "weekly", "monthly", "nightly", "twice"})
+"""First words of a frequency phrase ("every day", "each week", "twice a month"): it never
+opens a question."""
+_INNER_CLAUSE_RE = re.compile(r"\s(?:if|when|whenever|unless|because|while|once|although)\s", re.I)
+"""A clause inside a question after its first word ("How often ... if it's played every day?"):
+its phrases belong to it, never to the question's front."""
 _REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
 
 
@@ -2586,6 +2597,10 @@ def _openers(unit: Unit) -> list[bool]:
             # locates the writer, not the thing asked for
             if ok and not (clause.head_timed or any(clause.timed)) and _first_word(head.head) in _SUBJECTS:
                 ok = _first_word(clause.head) not in _PLACE_OPENERS
+            # "For four family members, book a viewing": a beneficiary or a count opens no
+            # order or question; only a time does ("For Saturday, ..." under the time rule)
+            if ok and _first_word(clause.head) == "for" and not (clause.head_timed or any(clause.timed)):
+                ok = False
             # "Not 70, we're now expecting 85." contrasts with a short head's value; before a
             # long head ("Not 36, my daughter has since grown and now takes a size 38 boot")
             # the contrast has lost what it contrasts with

@@ -47,7 +47,14 @@ import re
 from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
-from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans, words
+from perturb.generate.perturbations._text import (
+    clause_spans,
+    grave_message,
+    match_case,
+    rounded,
+    sentence_spans,
+    words,
+)
 from perturb.generate.perturbations._wrong import (
     categories,
     category_of,
@@ -99,6 +106,9 @@ SHORT = frozenset({"no", "i_mean", "no_wait", "lower_i_mean", "lower_no_wait"})
 """Phrasings short enough to sit inside a question between its verb and its subject."""
 LONG = frozenset({"my_mistake", "oops"})
 """The long apologies: at most one in a message ("..., sorry, my mistake, I meant ...")."""
+FLIPPANT = frozenset({"oops", "scratch"})
+"""Light-hearted phrasings ("oops, that's wrong", "scratch that"): never in a message about a
+death, a funeral or a terminal illness (:func:`._text.grave_message`)."""
 _QUESTION_HEAD_RE = re.compile(
     r"^\W*(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(?:\w+\s+)?$", re.I
 )
@@ -582,6 +592,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             # long apology ("sorry, my mistake, I meant ... oops, that's wrong, I meant")
             used = {p for _, _, p in plan}
             names = [n for n in names if n not in used and not (n in LONG and used & LONG)]
+            if grave_message(ctx.prompt):
+                # a message about a death or a funeral: a plain correction, never a flippant
+                # one ("passed away early this afternoon, oops, that's wrong, I meant ...")
+                names = [n for n in names if n not in FLIPPANT]
             if len(picked) > 1:
                 # two slips in one message read typed in a hurry: each caught with a few
                 # words, never a long apology ("oops, that's wrong, I meant")
