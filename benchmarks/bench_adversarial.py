@@ -77,6 +77,12 @@ PATTERNS = {
     "or_need_run": "does the van need to go or can it stay or just the ",
     "how_much_and": "how much is the big tray of buns and do you whats the minimum charge and ",
     "tell_me_run": "Could you tell me when I can ",
+    # the red-team review of round twelve: the user's own city and a negated duration
+    # (self_correction), a statement before a question and a second alternative (reorder), a
+    # value ending in a full stop, a question ended by a full stop split at "and" (paraphrase)
+    "own_town_run": "I live in Bristol, we're from Salford, do not keep it for a fortnight, ",
+    "statement_run": "It's been two weeks. Where is it? Are you free tomorrow or next week? ",
+    "stop_and_run": "How much is it at Station Rd. and I need two and ",
 }
 
 

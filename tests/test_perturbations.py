@@ -1551,8 +1551,10 @@ def test_self_correction_ranges_small_counts_and_spelling_variants() -> None:
     # "between 4 and 4 pm" and "from 12 to 12 August" were possible
     assert seen("between 2 and 4 pm", "slot") == {"between 1 and 4 pm", "between 3 and 4 pm"}
     assert all(w and 12 < int(w.split()[0]) for w in seen("15 August", "date", ("12", "15 August")))
-    # a small count is a count, not a round figure: "a size 10" is never "a size 15"
-    assert seen("size 10", "slot") == {"size 8", "size 9", "size 11", "size 12"}
+    # a small count is a count, not a round figure: "a size 10" is never "a size 15"; a size
+    # moves in even steps (after round twelve: "size 11" is no dress size)
+    assert seen("size 10", "slot") == {"size 8", "size 12"}
+    assert seen("8 people", "slot") == {"6 people", "7 people", "9 people", "10 people"}
     # a spelling variant is a typo fix, not another person
     assert "Ana Schmidt" not in seen("Anna Schmidt", "slot")
 

@@ -32,7 +32,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from perturb.generate.perturbations._text import match_case
+from perturb.generate.perturbations._text import CAUSATIVE_TAIL_RE, match_case
 
 Edit = tuple[int, int, str]
 Op = tuple[str, list[Edit]]
@@ -93,6 +93,9 @@ def _fits(entry: dict[str, Any], masked: str, start: int, end: int, vocabulary: 
         following = re.match(r"[^.?!;]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
         if set(re.findall(r"[a-z]+", following.lower())[:6]) & set(entry["not_within"]):
             return False
+    if entry.get("not_causative") and CAUSATIVE_TAIL_RE.match(masked[end : end + _REACH]):
+        # "I'd like a print framed" wants work done: never "I'm looking for a print framed"
+        return False
     if "object_in" in entry:
         following = re.match(r"[^.?!,;\ue000]*", masked[end : end + _REACH]).group()  # type: ignore[union-attr]
         if not set(re.findall(r"[a-z]+", following.lower())[:4]) & set(entry["object_in"]):

@@ -50,6 +50,33 @@ picks one of things told before): a sentence holding one never moves before, or 
 by an insertion from, the text it follows."""
 
 
+PARTICIPLE = r"(?:[a-z]{3,}ed|made|done|seen|sent|taken|fixed|cut|set|put|redone|remade)"
+"""A past participle after an object ("the locks changed", "a print framed", "a new one made"):
+the one owner of the causative shape that register and paraphrase read."""
+OBJECT_WORDS = r"(?:\s+(?:[a-z]+|\ue000[^\ue001]*\ue001))"
+"""One word of an object noun phrase (or a protected value), as a repeatable group."""
+CAUSATIVE_TAIL_RE = re.compile(OBJECT_WORDS + r"{1,3}?\s+" + PARTICIPLE + r"\b", re.I)
+"""The rest of an object after its determiner, then a past participle (" print framed"): work
+done to a thing, not the thing itself."""
+
+
+GRAVE_RE = re.compile(
+    r"\b(?:died|dying|passed\s+away|passed\s+on|death|deceased|funerals?|bereaved|bereavement|"
+    r"condolences?|hospice|terminally\s+ill|cremat(?:ion|ed)|burial|buried|coffin|casket|grief|"
+    r"grieving|mourning|(?:my|our|her|his)\s+late)\b",
+    re.I,
+)
+"""A message about a death, a funeral or a terminal illness ("my father passed away this
+morning", "a woodland burial", "my late husband"): the one owner of that tone. Nothing light is
+put into it: no flippant correction ("oops, that's wrong"), no cheery closing ("Thanks a
+bunch"), no texting register ("can u")."""
+
+
+def grave_message(text: str) -> bool:
+    """Whether ``text`` speaks of a death, a funeral or a terminal illness (:data:`GRAVE_RE`)."""
+    return GRAVE_RE.search(text) is not None
+
+
 def message_style(masked: str) -> str:
     """The way a message is written: ``spoken`` (one short sentence: a voice command),
     ``lower`` (a lower-case message without final punctuation) or ``written``."""

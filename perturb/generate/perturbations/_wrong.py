@@ -201,13 +201,23 @@ _DURATION_BEFORE_RE = re.compile(
 "after a year" or "longer than a week": a threshold, often a firm's rule the user asks about)."""
 
 
+_NEGATED_RE = re.compile(r"\b(?:not|never|no\s+longer)\b|n['’]t\b", re.I)
+"""A negation in the clause before a duration ("Please do not hold the room for a week"):
+the stretch is one the user does not want, and a correction inside it ("do not hold it for
+a fortnight, no, a week") leaves unclear which one is refused."""
+
+
 def _wrong_duration(value: str, before: str) -> str | None:
     """The duration next to a declared one ("a fortnight" -> "a week", "a month" -> "six
-    weeks"), when the words before it make it a stretch of time, not a rate."""
+    weeks"), when the words before it make it a stretch of time, not a rate, and no negation
+    in its clause (:data:`_NEGATED_RE`); in the value's case ("A WEEK" -> "A FORTNIGHT")."""
     other = _DURATIONS.get(value.lower())
-    if other is None or not _DURATION_BEFORE_RE.search(before[-_NEAR:]):
+    near = before[-_NEAR:]
+    if other is None or not _DURATION_BEFORE_RE.search(near):
         return None
-    return match_first_case(value, other)
+    if _NEGATED_RE.search(re.split(r"[.,;:!?—–]", near)[-1]):
+        return None
+    return same_case(value, match_first_case(value, other))
 
 
 def same_case(template: str, value: str) -> str:
@@ -259,7 +269,18 @@ def _countable(noun: str) -> bool:
     """A noun that takes a plural -s: not a unit abbreviation, not an acronym, not a
     function word."""
     low = noun.lower()
-    return len(noun) >= 3 and low not in _UNITS and low not in _NOT_NOUNS and not noun.isupper()
+    return (
+        len(noun) >= 3
+        and low not in _UNITS
+        and low not in _NOT_NOUNS
+        and low not in _CALENDAR_NAMES
+        and not noun.isupper()
+    )
+
+
+_CALENDAR_NAMES = frozenset(n.lower() for n in MONTHS + WEEKDAYS)
+"""Month and weekday names: never a counted noun ("from 1 august" names a day of a month, so
+its slip is "2 august", never "2 augusts")."""
 
 
 def _noun_after(text: str) -> str:
@@ -448,6 +469,17 @@ def wrong_count(
     if m and not ordinal and n % 24 == 0 and re.fullmatch(r"(?:hours?|hrs?)", noun, re.I):
         # "24 hours", "48 hours": whole days, misremembered as another number of days
         choices = [c for c in (n - 24, n + 24) if c > 0]
+    if (
+        m
+        and not ordinal
+        and 10 <= n < 100
+        and n % 2 == 0
+        and _EVEN_SIZE_RE.search(before + value[: match.start()], tail)
+    ):
+        # a clothing size ("a size 12") or a round pack glued to its noun ("a 10-visit card",
+        # "a 12-string guitar"): such sizes come in even steps, so never "size 11", "11-visit";
+        # a size of three digits is a model number ("size 312 batteries"), left to digit slips
+        choices = [c for c in choices if c % 2 == 0]
     if measure:
         # "a 40mm screw" is misremembered as a near size ("a 30mm"), never double or a third
         choices = [c for c in choices if abs(c - n) * 2 <= n]
@@ -500,6 +532,20 @@ def wrong_count(
         at = match.start() + len(text) + value[match.end() :].index(inside)
         out = out[:at] + _pluralise(inside) + out[at + len(inside) :]
     return out
+
+
+class _EvenSize:
+    """A number that names a size made in even steps: after "size" ("a size 12 dress") or
+    glued to its noun by a hyphen as a round pack ("a 10-visit punch card")."""
+
+    _SIZE = re.compile(r"\bsize\s+$", re.I)
+    _GLUED = re.compile(r"-[A-Za-z]")
+
+    def search(self, before: str, tail: str) -> bool:
+        return bool(self._SIZE.search(before) or self._GLUED.match(tail))
+
+
+_EVEN_SIZE_RE = _EvenSize()
 
 
 class _Milestone:

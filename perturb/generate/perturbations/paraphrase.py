@@ -299,11 +299,19 @@ def _asks_about_service(prefix: str, after: str) -> bool:
     on the back of a wedding band by Friday?", "Can you print a photo on a mug?") asks about a
     service, and stays a question (never "Please engrave ..."); "Can you send me a copy?"
     asks for one."""
+    # only the question's own clause: in a run-on ("can you frame a football shirt its my
+    # dads signed one") the "my" of the next clause does not make the object the user's
+    own = _NEXT_CLAUSE_RE.split(after, maxsplit=1)[0]
     return (
         prefix.lower().strip().startswith("can you")
         and _GENERIC_OBJECT_RE.match(after) is not None
-        and _USERS_THING_RE.search(after) is None
+        and _USERS_THING_RE.search(own) is None
     )
+
+
+_NEXT_CLAUSE_RE = re.compile(r"[,.;:!?]|\b(?:its|it['’]s|whats|what['’]s|i|we|and|but|so)\b", re.I)
+"""Where a question's own clause ends: punctuation, or in a run-on the subject of the next
+clause ("... a football shirt its my dads ...")."""
 
 
 def _asks_for_action(verb: str, after: str) -> bool:
@@ -2160,6 +2168,14 @@ def _please_to_end(masked: str, a: int, b: int, verbs: set[str]) -> list[Op]:
 
 
 _SPLIT_RE = re.compile(r",?\s+and\s+(I|I'm|I'll|I'd|I've|we|we're|we'll|we've|they|they're)(?![\w'])")
+_ASKED_OPENER_RE = re.compile(
+    r"\W*(?:how|what|whats|what's|when|where|who|which|why|is|are|am|was|were|can|could|do|does|did|will|"
+    r"would|should|shall|may|might|have|has)\b",
+    re.I,
+)
+"""A sentence that opens as a question or a request ("How much is a ticket and I need two.",
+"Could you send it and I'll pay."): split at its "and", the first part would be a question
+ended by a full stop ("How much is a ticket. I need two.")."""
 
 
 def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
@@ -2180,7 +2196,7 @@ def _structure_ops(masked: str, spans: list[tuple[int, int]]) -> list[Op]:
         if m and s[:1].isalpha() and s.split(" ", 1)[0].lower() in verbs:
             edits = [(a, a + 1, "Please " + s[0].lower()), (a + m.start(), b, m.group(1))]
             ops.append(("please_to_front", edits))
-        if s.endswith("?") or unpunctuated:
+        if s.endswith("?") or unpunctuated or _ASKED_OPENER_RE.match(s):
             continue
         for m in _SPLIT_RE.finditer(s):
             # only where the second clause has its own subject: "X and I'll Y" -> "X. I'll Y"

@@ -61,8 +61,11 @@ from perturb.generate.perturbations._context import (
 )
 from perturb.generate.perturbations._phrases import Op, Rule, apply_edits, compile_rules, phrase_ops
 from perturb.generate.perturbations._text import (
+    OBJECT_WORDS,
+    PARTICIPLE,
     capitalize_first,
     decapitalize_first,
+    grave_message,
     heads_label,
     match_case,
     message_style,
@@ -115,6 +118,9 @@ _OPENER_RE = re.compile(
 _NOUN_OPENER_RE = re.compile(
     r"(?:i'd like|i would like|i want|i need|can i get|could i get|can i have|could i have) ", re.I
 )
+_THING_OPENER_RE = re.compile(r"\b(?:request|grateful for|give me)\s*$", re.I)
+"""A noun opener that asks for a thing ("I would like to request ", "Please give me "): never
+before an object with a past participle ("the visits put back")."""
 _VISIT_PARTICLE_RE = re.compile(r"[^,.;!?]*?\s(?:out|over|round|around|in)\s*(?:[,.;!?]|$)", re.I)
 """A particle closing "get X out/over/round": a phrasal verb ("Can I get an engineer out?"),
 never a thing asked for ("I would like to request an engineer out")."""
@@ -393,8 +399,7 @@ def _abstract_head(noun_phrase: str) -> bool:
 
 
 _CAUSATIVE_RE = re.compile(
-    r"(?:a|an|the|my|some|another|it|them|this|that)\b(?:\s+(?:[a-z]+|\ue000[^\ue001]*\ue001)){0,3}?\s+"
-    r"(?:[a-z]{3,}ed|made|done|seen|sent|taken|fixed|cut|set|put|redone|remade)\b",
+    r"(?:a|an|the|my|some|another|it|them|this|that)\b" + OBJECT_WORDS + r"{0,3}?\s+" + PARTICIPLE + r"\b",
     re.I,
 )
 """An object followed by a past participle ("a new one made", "my brakes checked"): "Can I
@@ -461,6 +466,11 @@ def _opener(
                 # "Can I get the deposit back?" asks; "Please give me the deposit back" demands,
                 # and "I need the locks changed" is never "Please give me the locks changed"
                 options = [o for o in options if "give me" not in o.lower()]
+            if _CAUSATIVE_RE.match(rest[noun.end() :]):
+                # "I'd like the visits put back on it" wants work done to an object: an opener
+                # that asks for a thing takes no participle after it (never "I would like to
+                # request the visits put back", "I would be grateful for a print framed")
+                options = [o for o in options if not _THING_OPENER_RE.search(o)]
             if _PUT_ON_RE.match(rest[noun.end() :]):
                 # "I'd like a small rose on my wrist" asks for work done, not a thing handed over:
                 # never "Please give me a small rose on my wrist"
@@ -1286,7 +1296,9 @@ def full_sentences(masked: str) -> str:
     pieces.append(text[start:])
     out = []
     for piece in pieces:
-        piece = piece.strip()
+        # a run-on cut at its comma ("it says unpaid, can you check") ends in the new stop
+        # alone, never ",."
+        piece = piece.strip().rstrip(",;").rstrip()
         word = re.match(r"[A-Za-z']+", piece)
         ask = bool(word and word.group().lower() in _QUESTION_START)
         if piece[-1:] not in ".!?":
@@ -1481,6 +1493,10 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     wake, source = _split_wake(ctx.masked)
     if not _data()[reg].get("tag_questions", True) and _TAG_QUESTION_RE.search(source):
         return None  # "Dear Sir or Madam, ... we should get some back, don't you? Kind regards."
+    if not _data()[reg].get("grave_messages", True) and grave_message(ctx.prompt):
+        # a message about a death or a funeral is never texted ("Can u arrange two limousines?
+        # Thanks a bunch.", "Aunt has asked for a woodland burial"): another register instead
+        return None
 
     def share(text: str) -> float:
         return masked_change_share(ctx, _rejoin_wake(wake, text, ctx.masked))
@@ -1536,8 +1552,11 @@ def _in_register(ctx: TaskContext, level: float, rng: random.Random, reg: str) -
     for name, op in body:
         if set(changes) - SURFACE - _minor_phrases(reg) and current >= level:
             break
-        if name == "question_frame" and "opener" in changes:
-            continue  # "Pls check ride X. Kindly let me know." asks twice
+        if name == "question_frame" and {"opener", "question"} & set(changes):
+            # "Pls check ride X. Kindly let me know." asks twice, as does a question already
+            # asked to be told ("Could you kindly let me know what X is? I would appreciate it
+            # if you could let me know.")
+            continue
         new = op(masked, rng)
         if wake and _unsaid_count(new) > _unsaid_count(masked):
             continue  # "Hey Siri, can you kindly book X" / "kindly let me know": written idioms

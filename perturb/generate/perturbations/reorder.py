@@ -1011,6 +1011,8 @@ def _continues(tokens: list[str], i: int, timeish: frozenset[str] = frozenset())
         if i + 1 >= len(tokens):
             return True
         before = _plain(tokens[i - 1]) if i > 0 else ""
+        if before in ("or", "nor", "than"):
+            return True  # "tomorrow or next week": the second of two alternatives, never fronted alone
         if before in _PHRASE_START and before not in _TIME_WORDS and before not in _TIME_STARTS:
             return True  # "from next Monday": one phrase
         if (
@@ -1098,6 +1100,11 @@ def _split_unit(
             and bool(last)
             # never a deadline: "By 10am, could it be delivered?" is no one's question
             and _first_word(last) not in _DEADLINES
+            # never a frequency ("Every day, how often should it be tuned?" asks a frequency
+            # of a frequency), nor a phrase of a clause inside the question ("... tuned if
+            # it's played every day": fronted, it leaves "if" and attaches to the question)
+            and _first_word(last) not in _FREQUENCY_OPENERS
+            and _INNER_CLAUSE_RE.search(body) is None
             and (
                 _time_phrase(_TOKEN_RE.findall(last), timeish)
                 if _first_word(body) not in _WH_FRONT
@@ -1145,6 +1152,9 @@ def _two_questions(body: str, end: str) -> tuple[str, str] | None:
     if not end.startswith("?") or m is None or not body[:1].isupper():
         return None
     first, second = m.group(1), m.group(2)
+    if any(_plain(t) in _ASKING_WORDS for t in _TOKEN_RE.findall(first)):
+        # "Could you tell me when I can call, and who I should ask for?": one asking verb, two objects
+        return None
     for part in (first, second):
         if _first_word(part) not in _QUESTION_WORDS - {"whats", "what's"} or len(_TOKEN_RE.findall(part)) < 3:
             return None
@@ -1406,6 +1416,12 @@ Wednesday, book me ..."), so a clause with one of them never opens with its time
 
 
 _COPULAS = frozenset("i'm i’m we're we’re am is are was were".split())
+_FREQUENCY_OPENERS = frozenset({"every", "each", "daily", "weekly", "monthly", "nightly", "twice"})
+"""First words of a frequency phrase ("every day", "each week", "twice a month"): it never
+opens a question."""
+_INNER_CLAUSE_RE = re.compile(r"\s(?:if|when|whenever|unless|because|while|once|although)\s", re.I)
+"""A clause inside a question after its first word ("How often ... if it's played every day?"):
+its phrases belong to it, never to the question's front."""
 _REQUEST_OPENER_RE = re.compile(r"^\W*(?:(?:can|could|would|will) you\s+)?(?:please\s+)?", re.I)
 
 
@@ -2581,6 +2597,10 @@ def _openers(unit: Unit) -> list[bool]:
             # locates the writer, not the thing asked for
             if ok and not (clause.head_timed or any(clause.timed)) and _first_word(head.head) in _SUBJECTS:
                 ok = _first_word(clause.head) not in _PLACE_OPENERS
+            # "For four family members, book a viewing": a beneficiary or a count opens no
+            # order or question; only a time does ("For Saturday, ..." under the time rule)
+            if ok and _first_word(clause.head) == "for" and not (clause.head_timed or any(clause.timed)):
+                ok = False
             # "Not 70, we're now expecting 85." contrasts with a short head's value; before a
             # long head ("Not 36, my daughter has since grown and now takes a size 38 boot")
             # the contrast has lost what it contrasts with
@@ -2775,17 +2795,21 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             rendered = head + (decapitalize_first(rendered) if head.rstrip()[-1:] == "," else rendered)
         return ctx.unmask(rendered + tail)
 
-    if not lower:
-        # a value that opens a sentence keeps its case ("two chairs arrived ..."): an order
-        # that would put it after a full stop in lower case is not well-formed
-        starts = len(_LOWER_START_RE.findall(ctx.prompt))
-        kept = []
-        for r in ranked:  # rendered in rank order, only until the asked one is found
-            if len(_LOWER_START_RE.findall(text_of(r[1][2]))) <= starts:
-                kept.append(r)
-                if len(kept) > index:
-                    break
-        ranked = kept
+    # a value that opens a sentence keeps its case ("two chairs arrived ..."): an order that
+    # would put it after a full stop in lower case is not well-formed; nor one that puts a
+    # value ending in a full stop ("Station Rd.") before the sentence's own ("Rd..")
+    starts = len(_LOWER_START_RE.findall(ctx.prompt))
+    stops = len(_DOUBLE_STOP_RE.findall(ctx.prompt))
+    kept = []
+    for r in ranked:  # rendered in rank order, only until the asked one is found
+        rendered = text_of(r[1][2])
+        if (lower or len(_LOWER_START_RE.findall(rendered)) <= starts) and len(
+            _DOUBLE_STOP_RE.findall(rendered)
+        ) <= stops:
+            kept.append(r)
+            if len(kept) > index:
+                break
+    ranked = kept
     if len(ranked) <= index:
         raise SkipGeneration(
             f"only {len(ranked)} other order(s) of the constraint segments found "
@@ -2798,6 +2822,8 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
 
 
 _LOWER_START_RE = re.compile(r"[.!?]\s+[a-z]")
+_DOUBLE_STOP_RE = re.compile(r"(?<!\.)\.\.(?!\.)")
+"""Two full stops that are not an ellipsis: a value's own stop before the sentence's."""
 
 
 def segments_of(ctx: TaskContext, text: str) -> list[str]:

@@ -47,7 +47,14 @@ import re
 from typing import Any
 
 from perturb.generate.perturbations._context import ClassSpec, SkipGeneration, TaskContext, Variant
-from perturb.generate.perturbations._text import clause_spans, match_case, rounded, sentence_spans, words
+from perturb.generate.perturbations._text import (
+    clause_spans,
+    grave_message,
+    match_case,
+    rounded,
+    sentence_spans,
+    words,
+)
 from perturb.generate.perturbations._wrong import (
     categories,
     category_of,
@@ -58,7 +65,7 @@ from perturb.generate.perturbations._wrong import (
     word_number,
     wrong_value,
 )
-from perturb.generate.slots import Span, detect, find_protected, sentinel
+from perturb.generate.slots import Span, detect, find_protected, place_kind, sentinel
 from perturb.records import Task
 
 PHRASINGS: dict[str, tuple[str, str]] = {
@@ -99,6 +106,9 @@ SHORT = frozenset({"no", "i_mean", "no_wait", "lower_i_mean", "lower_no_wait"})
 """Phrasings short enough to sit inside a question between its verb and its subject."""
 LONG = frozenset({"my_mistake", "oops"})
 """The long apologies: at most one in a message ("..., sorry, my mistake, I meant ...")."""
+FLIPPANT = frozenset({"oops", "scratch"})
+"""Light-hearted phrasings ("oops, that's wrong", "scratch that"): never in a message about a
+death, a funeral or a terminal illness (:func:`._text.grave_message`)."""
 _QUESTION_HEAD_RE = re.compile(
     r"^\W*(?:is|are|was|were|can|could|will|would|does|do|did|has|have|should)\s+(?:\w+\s+)?$", re.I
 )
@@ -448,9 +458,13 @@ _TOWN_THEN_REGION_RE = re.compile(r"([A-Z][a-z]+(?:[ -][A-Z][a-z]+){0,2}),\s+[A-
 
 
 def _names_town(value: str) -> bool:
-    """Whether ``value`` is a gazetteer town, alone or heading "<Town>, <Region>"."""
+    """Whether ``value`` is a town, city or country: of the gazetteer, of the grouped places
+    (``data/regions.json``) or of the shipped places (``data/places.json``), alone or heading
+    "<Town>, <Region>". The user's own town is refused whichever list names it: "I live in
+    Bristol" is as sure as "I live in Stockport"."""
     m = _TOWN_THEN_REGION_RE.fullmatch(value)
-    return gazetteer_town(m.group(1) if m else value) is not None
+    name = m.group(1) if m else value
+    return gazetteer_town(name) is not None or listed_place(name) is not None or place_kind(name) is not None
 
 
 def _town_part(ctx: TaskContext, span: Span) -> list[Span]:
@@ -578,6 +592,10 @@ def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0)
             # long apology ("sorry, my mistake, I meant ... oops, that's wrong, I meant")
             used = {p for _, _, p in plan}
             names = [n for n in names if n not in used and not (n in LONG and used & LONG)]
+            if grave_message(ctx.prompt):
+                # a message about a death or a funeral: a plain correction, never a flippant
+                # one ("passed away early this afternoon, oops, that's wrong, I meant ...")
+                names = [n for n in names if n not in FLIPPANT]
             if len(picked) > 1:
                 # two slips in one message read typed in a hurry: each caught with a few
                 # words, never a long apology ("oops, that's wrong, I meant")
