@@ -118,19 +118,24 @@ def test_a_message_about_a_death_is_never_texted() -> None:
     )
 
 
-def _reorders(prompt: str) -> set[str]:
+def _first_variants(kind: str, prompt: str, levels: tuple[float, ...]) -> set[str]:
+    """Every text ``kind`` gives as a task's first variant (index 0) over 12 seeds at ``levels``."""
     task = _task(prompt)
     out = set()
     for seed in range(12):
-        for level in (0.1, 0.3, 0.5):
+        for level in levels:
             try:
-                v = CLASSES.get("reorder").generate(
-                    prepare(task), level, rng_for(seed, task.id, "reorder", level, 0, 0), 0
+                v = CLASSES.get(kind).generate(
+                    prepare(task), level, rng_for(seed, task.id, kind, level, 0, 0), 0
                 )
             except SkipGeneration:
                 continue
             out.add(v.text)
     return out
+
+
+def _reorders(prompt: str) -> set[str]:
+    return _first_variants("reorder", prompt, (0.1, 0.3, 0.5))
 
 
 @pytest.mark.parametrize(
@@ -168,18 +173,7 @@ def test_an_object_with_a_participle_is_never_requested_as_a_thing() -> None:
 
 
 def _paraphrases(prompt: str) -> set[str]:
-    task = _task(prompt)
-    out = set()
-    for seed in range(12):
-        for level in (0.1, 0.3):
-            try:
-                v = CLASSES.get("paraphrase").generate(
-                    prepare(task), level, rng_for(seed, task.id, "paraphrase", level, 0, 0), 0
-                )
-            except SkipGeneration:
-                continue
-            out.add(v.text)
-    return out
+    return _first_variants("paraphrase", prompt, (0.1, 0.3))
 
 
 def test_need_becomes_require_only_outside_a_casual_message() -> None:
