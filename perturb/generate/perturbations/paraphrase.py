@@ -2254,12 +2254,14 @@ def _wake_question_ops(masked: str, start: int, end: int, rng: random.Random) ->
 # --- Round twelve: rules by grammatical shape, used when the rules above leave a prompt
 # without a variant (so every prompt they already cover keeps its variants) ---
 
-_R12_SUBJ = (
+_SHAPE_SUBJ = (
     r"(?:I|i|we|you|u|they|he|she|it"
     r"|(?:the|my|our|your|this|that|these|those|his|her|their) [^\s?,.;!]+(?: [^\s?,.;!]+){0,3}?)"
 )
 _NEED_HAVE_RE = re.compile(
-    r"(?<![\w'])(?P<aux>[Dd]o|[Dd]oes|[Dd]id) (?P<subj>" + _R12_SUBJ + r") (?P<modal>need|have) to (?=[a-z])"
+    r"(?<![\w'])(?P<aux>[Dd]o|[Dd]oes|[Dd]id) (?P<subj>"
+    + _SHAPE_SUBJ
+    + r") (?P<modal>need|have) to (?=[a-z])"
 )
 """An inverted question of necessity ("Does the van need to be ...", "do i have to pay ..."):
 "need to" and "have to" after an inverted do-auxiliary ask the same, whatever the subject."""
@@ -2319,51 +2321,51 @@ _GOING_ON_END_RE = re.compile(r"(?<=[a-z0-9] )(?P<what>whats|what's|what is) goi
 
 _SECOND_PRICE_RE = re.compile(r"\b(?:cost|costs|price|how much)\b", re.I)
 """A price asked again later in the sentence: "how much is the charge ... how much" is never made."""
-_R12_PRONOUNS = frozenset("I i we you u they he she it".split())
+_SHAPE_PRONOUNS = frozenset("I i we you u they he she it".split())
 
 
-def _r12_value_free(text: str) -> bool:
+def _shape_value_free(text: str) -> bool:
     """No clause of its own in a noun phrase (no verb-like word, no new subject)."""
     return not _has_verbish(text) and not _NEW_CLAUSE_RE.search(text)
 
 
-def _r12_need_have(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_need_have(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "do X need to" <-> "do X have to" (never with a clause inside the subject: "does the
     one you sent need to ...")."""
     subj = m.group("subj")
-    if subj not in _R12_PRONOUNS and not _r12_value_free(subj):
+    if subj not in _SHAPE_PRONOUNS and not _shape_value_free(subj):
         return None
     new = "have" if m.group("modal") == "need" else "need"
     return "word:need_have", m.start("modal"), m.end("modal"), new
 
 
-def _r12_or_could(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_or_could(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "or can it X" -> "or could it X"."""
     return "word:or_could", m.start("can"), m.end("can"), "could"
 
 
-def _r12_or_only(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_or_only(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "or just the X" -> "or only the X"."""
     return "word:or_only", m.start(), m.end(), "or only"
 
 
-def _r12_how_much(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_how_much(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "how much is NP and <question>" -> "what does NP cost and <question>" (never of an
     amount: "the deposit" does not cost one)."""
     np = m.group("np")
-    if not _r12_value_free(np) or set(np.split()) & _AMOUNT_NOUNS:
+    if not _shape_value_free(np) or set(np.split()) & _AMOUNT_NOUNS:
         return None
     do = "does" if m.group("be") == "is" else "do"
     what = "W" if m.group("how") == "H" else "w"
     return "question:direct", m.start(), m.end(), f"{what}hat {do} {np} cost"
 
 
-def _r12_who(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_who(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "Who do I talk to" -> "Who should I speak to"."""
     return "question:who", m.start(), m.end(), f"{m.group('who')} should {m.group('subj')} speak to"
 
 
-def _r12_best_time(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_best_time(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "When is the best time of year to" -> "What time of year is best to"; "When is the best
     time to" -> "What is the best time to"."""
     what = "W" if m.group("when")[0] == "W" else "w"
@@ -2372,7 +2374,7 @@ def _r12_best_time(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     return "question:best_time", m.start(), m.end(), new
 
 
-def _r12_charge(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_charge(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "whats the minimum charge" -> "how much is the minimum charge" (never when a price is
     asked again later in the sentence)."""
     if _SECOND_PRICE_RE.search(m.string[m.end() : m.end() + 200]):
@@ -2383,18 +2385,18 @@ def _r12_charge(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     return "question:how_much", m.start(), m.end("what"), f"{how}ow much is"
 
 
-def _r12_free(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_free(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "Are you free on X" -> "Are you available on X"."""
     return "word:free", m.end() - len("free "), m.end() - 1, "available"
 
 
-def _r12_price_to(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_price_to(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "whats the price to hire X" -> "how much is it to hire X"."""
     how = "H" if m.group("what")[0] == "W" else "h"
     return "question:how_much", m.start(), m.end(), f"{how}ow much is it to "
 
 
-def _r12_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "Could you tell me when I can collect it?" -> "When can I collect it?"; "... when
     someone's actually coming?" -> "When is someone actually coming?"."""
     if _JOINED_WH_RE.search(m.group("rest")):
@@ -2407,31 +2409,31 @@ def _r12_tell_me_wh(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     return "question:direct", m.start(), m.end(), new
 
 
-def _r12_going_on(m: re.Match[str]) -> tuple[str, int, int, str] | None:
+def _shape_going_on(m: re.Match[str]) -> tuple[str, int, int, str] | None:
     """ "... its half 2 now whats going on" -> "... its half 2 now can you tell me whats going on"."""
     return "question:indirect", m.start(), m.end(), f"can you tell me {m.group('what')} going on"
 
 
-_ROUND12_RULES = (
-    (_NEED_HAVE_RE, _r12_need_have),
-    (_OR_CAN_RE, _r12_or_could),
-    (_OR_JUST_RE, _r12_or_only),
-    (_HOW_MUCH_AND_RE, _r12_how_much),
-    (_WHO_TALK_RE, _r12_who),
-    (_BEST_TIME_RE, _r12_best_time),
-    (_PRICE_NOUN_RE, _r12_charge),
-    (_FREE_RE, _r12_free),
-    (_PRICE_TO_RE, _r12_price_to),
-    (_TELL_ME_WH_RE, _r12_tell_me_wh),
-    (_GOING_ON_END_RE, _r12_going_on),
+_SHAPE_FALLBACK_RULES = (
+    (_NEED_HAVE_RE, _shape_need_have),
+    (_OR_CAN_RE, _shape_or_could),
+    (_OR_JUST_RE, _shape_or_only),
+    (_HOW_MUCH_AND_RE, _shape_how_much),
+    (_WHO_TALK_RE, _shape_who),
+    (_BEST_TIME_RE, _shape_best_time),
+    (_PRICE_NOUN_RE, _shape_charge),
+    (_FREE_RE, _shape_free),
+    (_PRICE_TO_RE, _shape_price_to),
+    (_TELL_ME_WH_RE, _shape_tell_me_wh),
+    (_GOING_ON_END_RE, _shape_going_on),
 )
-"""Each round-twelve shape and its rewrite: a match -> (rule name, start, end, replacement)
+"""Each fallback question shape and its rewrite: a match -> (rule name, start, end, replacement)
 within the sentence, or None where the shape's content refuses it."""
 
 
-def _round12_ops(masked: str, start: int, end: int) -> list[Op]:
-    """Round-twelve rewrites chosen by a question's grammatical shape, safe for any content of
-    that shape (:data:`_ROUND12_RULES`): "do X need to" <-> "do X have to"; "or can it" ->
+def _shape_fallback_ops(masked: str, start: int, end: int) -> list[Op]:
+    """Fallback rewrites chosen by a question's grammatical shape, safe for any content of
+    that shape (:data:`_SHAPE_FALLBACK_RULES`): "do X need to" <-> "do X have to"; "or can it" ->
     "or could it" and "or just" -> "or only" in an alternative question (both alternatives
     kept); "how much is NP and <question>" -> "what does NP cost and <question>"; "Who do I
     talk to" -> "Who should I speak to"; "When is the best time of year to" -> "What time of
@@ -2442,7 +2444,7 @@ def _round12_ops(masked: str, start: int, end: int) -> list[Op]:
     if not ("?" in sentence or (_lower_style(masked) and sentence[-1:] not in ".!")):
         return []
     ops: list[Op] = []
-    for rx, rewrite in _ROUND12_RULES:
+    for rx, rewrite in _SHAPE_FALLBACK_RULES:
         for m in rx.finditer(sentence):
             found = rewrite(m)
             if found is not None:
@@ -2528,14 +2530,14 @@ def _swap_fits(masked: str, op: Op) -> bool:
 
 def generate(ctx: TaskContext, level: float, rng: random.Random, index: int = 0) -> Variant:
     """A paraphrase at ``level``: the established rules first; only when they leave no variant
-    are the round-twelve shape rules (:func:`_round12_ops`) added, so every prompt the
-    established rules cover keeps its variants."""
+    are the fallback question-shape rules (:func:`_shape_fallback_ops`) added, so every prompt
+    the established rules cover keeps its variants."""
     masked = ctx.masked
     ops = _all_ops(masked, rng)
     try:
         return _generate_from(ctx, ops, level, rng)
     except SkipGeneration:
-        extra = [op for a, b in sentence_spans(masked) for op in _round12_ops(masked, a, b)]
+        extra = [op for a, b in sentence_spans(masked) for op in _shape_fallback_ops(masked, a, b)]
         if not extra:
             raise
     return _generate_from(ctx, [*ops, *extra], level, rng)
