@@ -427,6 +427,16 @@ def ceiling_table(tag: str | None) -> str:
     verdicts: dict[str, dict[str, bool]] = {}
     for path in files:
         rows = read_jsonl(path)
+        for line, r in enumerate(rows, 1):
+            if (
+                not isinstance(r, dict)
+                or not isinstance(r.get("id"), str)
+                or not isinstance(r.get("reorderable"), bool)
+            ):
+                raise SystemExit(
+                    f"error: {path}:{line}: expected an object with a string 'id'"
+                    " and a true/false 'reorderable'"
+                )
         ids = [r["id"] for r in rows]
         if sorted(ids) != sorted(tasks):
             raise SystemExit(f"error: {path}: must hold exactly one line per task id of the set")

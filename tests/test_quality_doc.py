@@ -358,6 +358,12 @@ def test_ceiling_rejects_an_example_that_loses_a_slot_or_a_missing_task(tmp_path
     with pytest.raises(SystemExit) as err:
         module.ceiling_table(None)
     assert str(err.value).endswith("x.jsonl: must hold exactly one line per task id of the set")
+    (root / "reorder_ceiling" / "x.jsonl").write_text(json.dumps({"id": "a-001"}) + "\n", "utf-8")
+    with pytest.raises(SystemExit) as err:
+        module.ceiling_table(None)
+    assert str(err.value).endswith(
+        "x.jsonl:1: expected an object with a string 'id' and a true/false 'reorderable'"
+    )
 
 
 def test_quality_doc_ceiling_tables_are_what_the_reviewers_files_give() -> None:
